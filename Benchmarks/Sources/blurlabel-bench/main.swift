@@ -1,0 +1,68 @@
+import BlurredLabelKit
+import Foundation
+
+/// Benchmark driver. `blur` times the Gaussian blur on a 2048² test picture and writes what it
+/// blurred so the Python side can compare every library against one float64 reference.
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
+    // Hard-edged content: squares, 1-px lines and noise, deterministic.
+    var state: UInt64 = 0x9E3779B97F4A7C15
+    func next() -> UInt8 { state = state &* 6364136223846793005 &+ 1442695040888963407; return UInt8(state >> 56) }
+    var out = [UInt8](repeating: 0, count: width * height * channels)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * channels
+            let block = ((x / 64) + (y / 64)) % 3
+            for c in 0..<channels {
+                let value: UInt8
+                switch block {
+                case 0: value = (x % 16 == 0 || y % 16 == 0) ? 255 : 0
+                case 1: value = next()
+                default: value = UInt8((x * 7 + y * 3 + c * 50) & 0xFF) > 128 ? 230 : 20
+                }
+                out[i + c] = value
+            }
+            if channels == 4 {
+                // premultiplied: colour at or below alpha
+                let a = out[i + 3] | 0x80
+                out[i + 3] = a
+                for c in 0..<3 { out[i + c] = min(out[i + c], a) }
+            }
+        }
+    }
+    return out
+}
+
+let args = CommandLine.arguments
+let mode = args.count > 1 ? args[1] : "blur"
+switch mode {
+case "blur":
+    let size = Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!
+    let sigmas = (args.count > 2 ? args[2] : "1,2.5,8,20,50").split(separator: ",").map { Double($0)! }
+    let repeats = Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!
+    let outDir = args.count > 3 ? args[3] : nil
+    let rgba = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
+    let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
+    if let dir = outDir {
+        try FileIO.write(rgba.pixels, to: "\(dir)/input-rgba.raw")
+        try FileIO.write(mask.values, to: "\(dir)/input-mask.raw")
+    }
+    for sigma in sigmas {
+        let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
+        for kind in ["rgba", "mask"] {
+            var best = Double.infinity
+            var output: [UInt8] = []
+            for _ in 0..<repeats {
+                let t0 = now()
+                if kind == "rgba" { output = blur.apply(to: rgba).pixels } else { output = blur.apply(to: mask).values }
+                best = min(best, now() - t0)
+            }
+            print("blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000))")
+            if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
+        }
+    }
+default:
+    FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR]\n".data(using: .utf8)!)
+    exit(2)
+}

@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A C library found through pkg-config, installed from Debian's -dev package.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "blurlabel",
+    products: [
+        .library(name: "BlurredLabelKit", targets: ["BlurredLabelKit"]),
+        .library(name: "GoldenImage", targets: ["GoldenImage"]),
+        .executable(name: "blurlabel", targets: ["blurlabel"]),
+    ],
+    targets: [
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
+        systemLibrary("CFriBiDi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
+        systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
+        // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // The blur's inner loops, vectorized by the C compiler (see its header for why C).
+        .target(name: "CBlurKernels"),
+        // The default fonts, embedded with .incbin from the top-level Fonts/ folder.
+        .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
+        .target(
+            name: "BlurredLabelKit",
+            dependencies: ["CPNGShim", "CBlurKernels", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
+        ),
+        .target(name: "GoldenImage", dependencies: ["BlurredLabelKit"]),
+        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit", "GoldenImage"]),
+        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI"]),
+        .executableTarget(
+            name: "blurlabel-bench",
+            dependencies: ["BlurredLabelKit"],
+            path: "Benchmarks/Sources/blurlabel-bench"
+        ),
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"]),
+        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI"]),
+    ]
+)

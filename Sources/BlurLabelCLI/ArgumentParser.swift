@@ -1,0 +1,114 @@
+/// A small, table-driven argument parser: each command declares its options once, and parsing,
+/// `--help` and error messages all come from that table.
+struct OptionSpec: Sendable {
+    /// The long name, with its dashes: `--radius`.
+    let name: String
+    /// A one-letter alias such as `-o`.
+    var short: String? = nil
+    /// What the value looks like in help (`SIGMA`); nil for a flag.
+    var value: String? = nil
+    var repeatable = false
+    let help: String
+}
+
+struct CommandSpec: Sendable {
+    let name: String
+    let summary: String
+    /// Names of the positional arguments, in order, as shown in usage.
+    let positionals: [String]
+    /// How many trailing positionals may be left out.
+    var optionalPositionals = 0
+    let options: [OptionSpec]
+    var details: String = ""
+
+    var usage: String {
+        let positional = positionals.enumerated().map { i, p in
+            i >= positionals.count - optionalPositionals ? "[\(p)]" : p
+        }
+        return (["blurlabel", name] + positional + ["[options]"]).joined(separator: " ")
+    }
+
+    var help: String {
+        var lines = ["usage: \(usage)", "", summary]
+        if !details.isEmpty { lines += ["", details] }
+        lines += ["", "options:"]
+        let all = options + [OptionSpec(name: "--help", short: "-h", help: "show this help")]
+        for option in all {
+            var left = option.short.map { "\($0), \(option.name)" } ?? "    \(option.name)"
+            if let value = option.value { left += " \(value)" }
+            lines.append("  " + left.padding(toLength: max(left.count + 2, 28), withPad: " ", startingAt: 0) + option.help)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What a command line said, by option name.
+struct ParsedArguments {
+    var positionals: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var wantsHelp = false
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+}
+
+/// A command line that cannot be understood; the tool prints it and exits 2.
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+extension CommandSpec {
+    /// Parses `arguments` (after the command name) against this table.
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || Double(argument) != nil {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--help" || argument == "-h" { parsed.wantsHelp = true; continue }
+            var name = argument, inline: String? = nil
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
+                throw UsageError(message: "unknown option '\(name)' for '\(self.name)' (see 'blurlabel \(self.name) --help')")
+            }
+            if let valueName = option.value {
+                let value: String
+                if let inline { value = inline } else {
+                    guard index < arguments.count else {
+                        throw UsageError(message: "option \(option.name) needs a value (\(valueName))")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+                if !option.repeatable && parsed.values[option.name] != nil {
+                    throw UsageError(message: "option \(option.name) given more than once")
+                }
+                parsed.values[option.name, default: []].append(value)
+            } else {
+                if inline != nil { throw UsageError(message: "option \(option.name) takes no value") }
+                parsed.flags.insert(option.name)
+            }
+        }
+        if parsed.wantsHelp { return parsed }
+        let required = positionals.count - optionalPositionals
+        if parsed.positionals.count < required {
+            throw UsageError(message: "'\(name)' needs \(positionals[parsed.positionals.count]) (usage: \(usage))")
+        }
+        if parsed.positionals.count > positionals.count {
+            throw UsageError(message: "unexpected argument '\(parsed.positionals[positionals.count])' (usage: \(usage))")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,79 @@
+import BlurredLabelKit
+import Foundation
+
+/// The `blurlabel` command: subcommand dispatch, `--help`, `--version`, and the exit-code
+/// contract (0 success, 1 a difference found by `diff`, 2 bad input, one line on stderr).
+public enum CommandLineTool {
+    public static let version = "0.1.0"
+
+    /// Where a command writes; tests capture it, the executable uses the real streams.
+    struct Output: Sendable {
+        var standardOutput: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
+        var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    }
+
+    /// A subcommand: its table and what it does with the parsed arguments.
+    struct Command: Sendable {
+        let spec: CommandSpec
+        let run: @Sendable (ParsedArguments, Output) throws -> Int32
+    }
+
+    static let commands: [Command] = [RenderCommand.command, BlurCommand.command]
+
+    /// Runs the tool on `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        run(arguments, output: Output())
+    }
+
+    static func run(_ arguments: [String], output: Output) -> Int32 {
+        guard let first = arguments.first else {
+            output.standardError(generalHelp + "\n")
+            return 2
+        }
+        switch first {
+        case "--help", "-h", "help":
+            output.standardOutput(generalHelp + "\n")
+            return 0
+        case "--version", "-V":
+            output.standardOutput("blurlabel \(version)\n")
+            return 0
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            let known = commands.map(\.spec.name).joined(separator: ", ")
+            output.standardError("blurlabel: unknown command '\(first)' (commands: \(known); see 'blurlabel --help')\n")
+            return 2
+        }
+        do {
+            let parsed = try command.spec.parse(Array(arguments.dropFirst()))
+            if parsed.wantsHelp {
+                output.standardOutput(command.spec.help + "\n")
+                return 0
+            }
+            return try command.run(parsed, output)
+        } catch {
+            output.standardError("blurlabel \(first): \(error)\n")
+            return 2
+        }
+    }
+
+    static var generalHelp: String {
+        var lines = [
+            "blurlabel \(version): render text labels and blur them; blur images.",
+            "",
+            "usage: blurlabel COMMAND [arguments] [options]",
+            "",
+            "commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
+        }
+        lines += [
+            "",
+            "'blurlabel COMMAND --help' describes a command. '-' as an input reads standard input;",
+            "'-o -' writes to standard output. Exit status: 0 success, 2 bad input.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}

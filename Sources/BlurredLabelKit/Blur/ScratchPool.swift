@@ -1,0 +1,35 @@
+import Foundation
+
+/// Keeps the blur's large float planes between calls, so repeated blurs (levels, animations,
+/// batches, benchmarks) do not pay the kernel's page faults for fresh memory every time.
+/// At most `capacity` buffers are kept; each is used by one blur at a time.
+final class ScratchPool: @unchecked Sendable {
+    static let shared = ScratchPool(capacity: 4)
+
+    private let lock = NSLock()
+    private var free: [(pointer: UnsafeMutableRawPointer, bytes: Int)] = []
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// A 64-byte aligned buffer of at least `bytes` bytes; give it back with `recycle`.
+    func take(bytes: Int) -> (pointer: UnsafeMutableRawPointer, bytes: Int) {
+        lock.lock()
+        if let index = free.indices.filter({ free[$0].bytes >= bytes }).min(by: { free[$0].bytes < free[$1].bytes }) {
+            let buffer = free.remove(at: index)
+            lock.unlock()
+            return buffer
+        }
+        lock.unlock()
+        return (UnsafeMutableRawPointer.allocate(byteCount: max(64, bytes), alignment: 64), max(64, bytes))
+    }
+
+    func recycle(_ buffer: (pointer: UnsafeMutableRawPointer, bytes: Int)) {
+        lock.lock()
+        free.append(buffer)
+        free.sort { $0.bytes > $1.bytes }
+        let dropped = free.count > capacity ? free.removeLast() : nil
+        lock.unlock()
+        dropped?.pointer.deallocate()
+    }
+}

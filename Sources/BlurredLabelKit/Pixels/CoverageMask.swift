@@ -1,0 +1,31 @@
+/// One channel of coverage, 0 (nothing) to 255 (fully covered): rasterized text before it is coloured.
+public struct CoverageMask: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// `width * height` bytes, rows top to bottom.
+    public var values: [UInt8]
+
+    /// An empty (all zero) mask.
+    public init(width: Int, height: Int) throws {
+        try Image.checkSize(width: width, height: height)
+        self.width = width
+        self.height = height
+        self.values = [UInt8](repeating: 0, count: width * height)
+    }
+
+    /// A mask over existing coverage bytes.
+    public init(width: Int, height: Int, values: [UInt8]) throws {
+        try Image.checkSize(width: width, height: height)
+        guard values.count == width * height else {
+            throw ImageError.pixelCountMismatch(expected: width * height, actual: values.count)
+        }
+        self.width = width
+        self.height = height
+        self.values = values
+    }
+
+    public subscript(x: Int, y: Int) -> UInt8 {
+        get { values[y * width + x] }
+        set { values[y * width + x] = newValue }
+    }
+}

@@ -1,0 +1,72 @@
+/// A picture: premultiplied RGBA, 8 bits a channel, rows top to bottom.
+///
+/// A value type; copies share storage until one of them is written (copy-on-write through `[UInt8]`).
+public struct Image: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes: R, G, B, A per pixel, colour already multiplied by alpha.
+    public var pixels: [UInt8]
+
+    /// An image filled with one colour.
+    public init(width: Int, height: Int, fill: Color = .transparent) throws {
+        try Self.checkSize(width: width, height: height)
+        self.width = width
+        self.height = height
+        let p = fill.premultiplied
+        if p == (0, 0, 0, 0) {
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+        } else {
+            pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+                for i in 0..<(width * height) {
+                    buffer[i * 4] = p.0; buffer[i * 4 + 1] = p.1; buffer[i * 4 + 2] = p.2; buffer[i * 4 + 3] = p.3
+                }
+                count = width * height * 4
+            }
+        }
+    }
+
+    /// An image over existing premultiplied RGBA bytes.
+    public init(width: Int, height: Int, premultipliedRGBA: [UInt8]) throws {
+        try Self.checkSize(width: width, height: height)
+        guard premultipliedRGBA.count == width * height * 4 else {
+            throw ImageError.pixelCountMismatch(expected: width * height * 4, actual: premultipliedRGBA.count)
+        }
+        self.width = width
+        self.height = height
+        self.pixels = premultipliedRGBA
+    }
+
+    /// The largest side and area an image may have; beyond them memory use is unreasonable.
+    public static let maximumSide = 1 << 20
+    public static let maximumPixels = 1 << 30
+
+    static func checkSize(width: Int, height: Int) throws {
+        guard width >= 0, height >= 0, width <= maximumSide, height <= maximumSide,
+              width.multipliedReportingOverflow(by: height).partialValue <= maximumPixels
+        else { throw ImageError.invalidSize(width: width, height: height) }
+    }
+
+    /// The premultiplied pixel at (x, y).
+    public subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+
+    /// True when there are no pixels.
+    public var isEmpty: Bool { width == 0 || height == 0 }
+}
+
+/// Problems with image sizes and buffers.
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+    case invalidSize(width: Int, height: Int)
+    case pixelCountMismatch(expected: Int, actual: Int)
+
+    public var description: String {
+        switch self {
+        case let .invalidSize(width, height):
+            return "invalid image size \(width)x\(height) (each side 0...\(Image.maximumSide), at most \(Image.maximumPixels) pixels)"
+        case let .pixelCountMismatch(expected, actual):
+            return "pixel buffer has \(actual) bytes, expected \(expected)"
+        }
+    }
+}

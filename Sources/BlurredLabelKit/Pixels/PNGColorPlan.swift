@@ -1,0 +1,89 @@
+/// The PNG colour type chosen for some pixels: the smallest one that stores them exactly.
+public enum PNGColorPlan: Equatable, Sendable {
+    /// Opaque grey, at the smallest bit depth whose levels hold every value.
+    case grey(bitDepth: Int)
+    /// At most 256 distinct colours; entries are premultiplied RGBA packed as `r | g<<8 | b<<16 | a<<24`.
+    case palette(entries: [UInt32], bitDepth: Int)
+    case greyAlpha
+    case rgb
+    case rgba
+
+    /// PNG's colour type number.
+    var colorType: Int32 {
+        switch self {
+        case .grey: return 0
+        case .rgb: return 2
+        case .palette: return 3
+        case .greyAlpha: return 4
+        case .rgba: return 6
+        }
+    }
+
+    var bitDepth: Int {
+        switch self {
+        case let .grey(depth), let .palette(_, depth): return depth
+        default: return 8
+        }
+    }
+
+    /// The smallest exact plan for all of `images` together (an animation's frames share one).
+    public static func smallest(for images: [Image]) -> PNGColorPlan {
+        var opaque = true, grey = true
+        var palette = PaletteCounter()
+        var greyLevels = [Bool](repeating: false, count: 256)
+        for image in images {
+            image.pixels.withUnsafeBytes { raw in
+                let words = raw.bindMemory(to: UInt32.self)
+                var previous: UInt32? = nil
+                for word in words where word != previous {
+                    previous = word
+                    let r = word & 0xFF, g = (word >> 8) & 0xFF, b = (word >> 16) & 0xFF, a = word >> 24
+                    if a != 255 { opaque = false }
+                    if r != g || g != b { grey = false } else { greyLevels[Int(r)] = true }
+                    palette.add(word)
+                }
+            }
+        }
+        if opaque && grey {
+            return .grey(bitDepth: smallestGreyDepth(greyLevels))
+        }
+        if let entries = palette.entries {
+            // Translucent entries first, so the tRNS chunk can stop at the last of them.
+            let ordered = entries.filter { $0 >> 24 != 255 } + entries.filter { $0 >> 24 == 255 }
+            let depth = ordered.count <= 2 ? 1 : ordered.count <= 4 ? 2 : ordered.count <= 16 ? 4 : 8
+            return .palette(entries: ordered, bitDepth: depth)
+        }
+        if grey { return .greyAlpha }
+        return opaque ? .rgb : .rgba
+    }
+
+    private static func smallestGreyDepth(_ used: [Bool]) -> Int {
+        for (depth, step) in [(1, 255), (2, 85), (4, 17)] {
+            if used.indices.allSatisfy({ !used[$0] || $0 % step == 0 }) { return depth }
+        }
+        return 8
+    }
+}
+
+/// Counts distinct colours in first-seen order, giving up past 256.
+private struct PaletteCounter {
+    private var slots = [UInt32](repeating: 0, count: 1024)
+    private var filled = [Bool](repeating: false, count: 1024)
+    private var order: [UInt32] = []
+    private var overflowed = false
+
+    mutating func add(_ color: UInt32) {
+        if overflowed { return }
+        var h = Int((color &* 0x9E37_79B1) >> 22)
+        while filled[h] {
+            if slots[h] == color { return }
+            h = (h + 1) & 1023
+        }
+        if order.count == 256 { overflowed = true; return }
+        filled[h] = true
+        slots[h] = color
+        order.append(color)
+    }
+
+    var entries: [UInt32]? { overflowed ? nil : order }
+}

@@ -1,0 +1,77 @@
+import CPNGShim
+import Foundation
+
+/// Reads PNG files of every colour type and bit depth (interlaced too) into premultiplied RGBA8.
+public enum PNGDecoder {
+    /// The default cap on width × height, a guard against decompression bombs.
+    public static let defaultMaxPixels = 100_000_000
+
+    /// What the file itself declared, besides its pixels.
+    public struct Header: Equatable, Sendable {
+        public let colorType: Int
+        public let bitDepth: Int
+        public let interlaced: Bool
+        /// True for grey and grey+alpha files.
+        public var isGrey: Bool { colorType == 0 || colorType == 4 }
+    }
+
+    /// Decodes PNG bytes. `source` only names the data in errors.
+    public static func decode(_ data: [UInt8], source: String = "<memory>",
+                              maxPixels: Int = defaultMaxPixels) throws -> Image {
+        try decodeWithHeader(data, source: source, maxPixels: maxPixels).image
+    }
+
+    /// Decodes PNG bytes and reports the file's own colour type.
+    public static func decodeWithHeader(_ data: [UInt8], source: String = "<memory>",
+                                        maxPixels: Int = defaultMaxPixels) throws -> (image: Image, header: Header) {
+        var result = blpng_decoded()
+        let status = data.withUnsafeBufferPointer { buffer in
+            blpng_decode(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)), &result)
+        }
+        defer { blpng_free(result.rgba) }
+        let message = withUnsafeBytes(of: result.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        switch status {
+        case BLPNG_OK: break
+        case BLPNG_NOT_PNG: throw PNGError.notPNG(source: source)
+        case BLPNG_TRUNCATED: throw PNGError.truncated(source: source)
+        case BLPNG_TOO_LARGE:
+            throw PNGError.tooLarge(source: source, width: Int(result.width), height: Int(result.height), limit: maxPixels)
+        case BLPNG_NO_MEMORY: throw PNGError.outOfMemory(source: source)
+        default: throw PNGError.corrupt(source: source, reason: message.isEmpty ? "unreadable" : message)
+        }
+        let width = Int(result.width), height = Int(result.height)
+        let count = width * height * 4
+        var pixels = [UInt8](UnsafeBufferPointer(start: result.rgba, count: count))
+        pixels.withUnsafeMutableBufferPointer { premultiplyInPlace($0) }
+        let header = Header(colorType: Int(result.color_type), bitDepth: Int(result.bit_depth),
+                            interlaced: result.interlaced != 0)
+        return (try Image(width: width, height: height, premultipliedRGBA: pixels), header)
+    }
+
+    /// Reads and decodes a file; `-` reads standard input.
+    public static func decode(contentsOf path: String, maxPixels: Int = defaultMaxPixels) throws -> Image {
+        try decodeWithHeader(contentsOf: path, maxPixels: maxPixels).image
+    }
+
+    /// Reads and decodes a file, reporting its colour type; `-` reads standard input.
+    public static func decodeWithHeader(contentsOf path: String,
+                                        maxPixels: Int = defaultMaxPixels) throws -> (image: Image, header: Header) {
+        let bytes = try FileIO.read(path)
+        return try decodeWithHeader(bytes, source: path == "-" ? "<stdin>" : path, maxPixels: maxPixels)
+    }
+
+    private static func premultiplyInPlace(_ p: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i < p.count {
+            let a = p[i + 3]
+            if a != 255 {
+                p[i] = premultiply(p[i], a)
+                p[i + 1] = premultiply(p[i + 1], a)
+                p[i + 2] = premultiply(p[i + 2], a)
+            }
+            i += 4
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import CPNGShim
+
+/// Writes images as PNG in the smallest colour type that stores them exactly.
+public struct PNGEncoder: Sendable {
+    /// zlib level, 0 (store) to 9 (smallest).
+    public var compressionLevel: Int
+    /// PNG row filters to try; `nil` lets libpng choose.
+    public var filters: RowFilters?
+
+    /// PNG's row filters, as a set.
+    public struct RowFilters: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        public static let none = RowFilters(rawValue: 0x08)
+        public static let sub = RowFilters(rawValue: 0x10)
+        public static let up = RowFilters(rawValue: 0x20)
+        public static let average = RowFilters(rawValue: 0x40)
+        public static let paeth = RowFilters(rawValue: 0x80)
+        public static let all: RowFilters = [.none, .sub, .up, .average, .paeth]
+    }
+
+    public init(compressionLevel: Int = 6, filters: RowFilters? = nil) {
+        self.compressionLevel = min(9, max(0, compressionLevel))
+        self.filters = filters
+    }
+
+    /// The PNG file for `image`.
+    public func encode(_ image: Image) throws -> [UInt8] {
+        try encode(image, plan: .smallest(for: [image]))
+    }
+
+    /// The PNG file for `image` in a given colour plan (which must hold its pixels exactly).
+    public func encode(_ image: Image, plan: PNGColorPlan) throws -> [UInt8] {
+        guard !image.isEmpty else { throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))") }
+        let (rows, rowBytes) = Self.packRows(image, plan: plan)
+        var paletteRGB: [UInt8] = [], paletteAlpha: [UInt8] = []
+        if case let .palette(entries, _) = plan {
+            for entry in entries {
+                let a = UInt8(entry >> 24)
+                let channels = [UInt8(entry & 0xFF), UInt8((entry >> 8) & 0xFF), UInt8((entry >> 16) & 0xFF)]
+                paletteRGB += channels.map { a == 0 ? 0 : unpremultiply($0, a) }
+                if a != 255 { paletteAlpha.append(a) }
+            }
+        }
+        var out = blpng_encoded()
+        let status = rows.withUnsafeBufferPointer { rowBuffer in
+            paletteRGB.withUnsafeBufferPointer { rgb in
+                paletteAlpha.withUnsafeBufferPointer { alpha in
+                    var request = blpng_encode_request(
+                        width: UInt32(image.width), height: UInt32(image.height),
+                        color_type: plan.colorType, bit_depth: Int32(plan.bitDepth),
+                        rows: rowBuffer.baseAddress, row_bytes: rowBytes,
+                        palette_rgb: rgb.baseAddress, palette_count: Int32(rgb.count / 3),
+                        palette_alpha: alpha.baseAddress, trans_count: Int32(alpha.count),
+                        compression_level: Int32(compressionLevel), filters: filters?.rawValue ?? 0)
+                    return blpng_encode(&request, &out)
+                }
+            }
+        }
+        defer { blpng_free(out.bytes) }
+        guard status == BLPNG_OK else {
+            let message = withUnsafeBytes(of: out.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            throw PNGError.encodeFailed(reason: message.isEmpty ? "libpng status \(status.rawValue)" : message)
+        }
+        return [UInt8](UnsafeBufferPointer(start: out.bytes, count: out.count))
+    }
+
+    /// The image's rows in the plan's layout, and the bytes per row.
+    static func packRows(_ image: Image, plan: PNGColorPlan) -> ([UInt8], Int) {
+        let w = image.width, h = image.height
+        return image.pixels.withUnsafeBufferPointer { p -> ([UInt8], Int) in
+            switch plan {
+            case .rgba:
+                var out = [UInt8](repeating: 0, count: w * h * 4)
+                for i in 0..<(w * h) {
+                    let a = p[i * 4 + 3]
+                    out[i * 4 + 3] = a
+                    if a == 255 {
+                        out[i * 4] = p[i * 4]; out[i * 4 + 1] = p[i * 4 + 1]; out[i * 4 + 2] = p[i * 4 + 2]
+                    } else if a != 0 {
+                        out[i * 4] = unpremultiply(p[i * 4], a)
+                        out[i * 4 + 1] = unpremultiply(p[i * 4 + 1], a)
+                        out[i * 4 + 2] = unpremultiply(p[i * 4 + 2], a)
+                    }
+                }
+                return (out, w * 4)
+            case .rgb:
+                var out = [UInt8](repeating: 0, count: w * h * 3)
+                for i in 0..<(w * h) {
+                    out[i * 3] = p[i * 4]; out[i * 3 + 1] = p[i * 4 + 1]; out[i * 3 + 2] = p[i * 4 + 2]
+                }
+                return (out, w * 3)
+            case .greyAlpha:
+                var out = [UInt8](repeating: 0, count: w * h * 2)
+                for i in 0..<(w * h) {
+                    let a = p[i * 4 + 3]
+                    out[i * 2] = a == 0 ? 0 : unpremultiply(p[i * 4], a)
+                    out[i * 2 + 1] = a
+                }
+                return (out, w * 2)
+            case let .grey(depth):
+                let scale = 255 / ((1 << depth) - 1)
+                return packIndices(w, h, depth) { UInt8(Int(p[$0 * 4]) / scale) }
+            case let .palette(entries, depth):
+                var index: [UInt32: UInt8] = [:]
+                for (i, entry) in entries.enumerated() { index[entry] = UInt8(i) }
+                return p.withMemoryRebound(to: UInt32.self) { words in
+                    var lastWord: UInt32 = entries[0], lastIndex: UInt8 = 0
+                    return packIndices(w, h, depth) { i in
+                        let word = words[i]
+                        if word != lastWord { lastWord = word; lastIndex = index[word]! }
+                        return lastIndex
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows of `depth`-bit samples, most significant bits first, from a per-pixel function.
+    private static func packIndices(_ w: Int, _ h: Int, _ depth: Int, _ sample: (Int) -> UInt8) -> ([UInt8], Int) {
+        let rowBytes = (w * depth + 7) / 8
+        var out = [UInt8](repeating: 0, count: rowBytes * h)
+        let perByte = 8 / depth
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = sample(y * w + x)
+                if depth == 8 {
+                    out[y * rowBytes + x] = v
+                } else {
+                    let shift = 8 - depth * (x % perByte + 1)
+                    out[y * rowBytes + x / perByte] |= v << UInt8(shift)
+                }
+            }
+        }
+        return (out, rowBytes)
+    }
+}

@@ -1,0 +1,6 @@
+import BlurLabelCLI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,3 @@
+import Testing
+@testable import BlurLabelCLI
+@Test func smoke() { #expect(CommandLineTool.run([]) == 0) }
