@@ -52,6 +52,18 @@ blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
         strcpy(out->message, "not a PNG file (bad signature)");
         return BLPNG_NOT_PNG;
     }
+    /* PNG puts IHDR first: refuse oversized images before libpng reads anything else. */
+    if (size >= 24 && memcmp(data + 12, "IHDR", 4) == 0) {
+        uint32_t w = (uint32_t)data[16] << 24 | (uint32_t)data[17] << 16 | (uint32_t)data[18] << 8 | data[19];
+        uint32_t h = (uint32_t)data[20] << 24 | (uint32_t)data[21] << 16 | (uint32_t)data[22] << 8 | data[23];
+        if ((uint64_t)w * (uint64_t)h > max_pixels) {
+            out->width = w;
+            out->height = h;
+            snprintf(out->message, sizeof out->message, "%ux%u is over the limit of %llu pixels",
+                     (unsigned)w, (unsigned)h, (unsigned long long)max_pixels);
+            return BLPNG_TOO_LARGE;
+        }
+    }
     error_sink sink = { out->message, sizeof out->message, 0 };
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
     if (!png) return BLPNG_NO_MEMORY;

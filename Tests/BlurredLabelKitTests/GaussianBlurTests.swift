@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import BlurredLabelKit
+
+/// The float64 reference: a sampled Gaussian over ±ceil(6σ) (12σ of support), normalized,
+/// applied separably to one channel; outside is the edge (clamp) or zero (transparent).
+func referenceBlur(_ samples: [Double], width: Int, height: Int, sigma: Double, clamp: Bool) -> [Double] {
+    let radius = Int((6 * sigma).rounded(.up))
+    var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+    let total = kernel.reduce(0, +)
+    kernel = kernel.map { $0 / total }
+    func pass(_ input: [Double], along horizontal: Bool) -> [Double] {
+        var output = [Double](repeating: 0, count: input.count)
+        let length = horizontal ? width : height
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0.0
+                let position = horizontal ? x : y
+                for k in -radius...radius {
+                    var p = position + k
+                    if p < 0 || p >= length {
+                        if !clamp { continue }
+                        p = min(max(p, 0), length - 1)
+                    }
+                    sum += kernel[k + radius] * (horizontal ? input[y * width + p] : input[p * width + x])
+                }
+                output[y * width + x] = sum
+            }
+        }
+        return output
+    }
+    return pass(pass(samples, along: true), along: false)
+}
+
+/// Hard-edged test content: 1-px lines, a square, text-like strokes and noise.
+func hardEdgedMask(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+    var random = TestRandom(state: seed)
+    var values = [UInt8](repeating: 0, count: width * height)
+    for y in 0..<height {
+        for x in 0..<width {
+            var v: UInt8 = 0
+            if x == width / 3 || y == height / 4 { v = 255 }                         // 1-px lines
+            if x > width / 2 && x < width * 3 / 4 && y > height / 2 && y < height - 3 { v = 220 } // square
+            if (x + 2 * y) % 11 < 2 && y < height / 2 && x > width / 2 { v = 255 }   // strokes
+            if x < width / 4 && y > height / 2 { v = random.next() }                 // noise
+            values[y * width + x] = v
+        }
+    }
+    return values
+}
+
+@Suite("Gaussian blur")
+struct GaussianBlurTests {
+    static let sigmas: [Double] = [0.5, 1, 2.5, 8, 20, 50, 100]
+
+    @Test("within one level of a float64 Gaussian, mean under 0.1", arguments: sigmas, [BlurEdges.clamp, .transparent])
+    func accuracy(sigma: Double, edges: BlurEdges) throws {
+        let width = 53, height = 41
+        let values = hardEdgedMask(width: width, height: height, seed: UInt64(sigma * 10))
+        let mask = try CoverageMask(width: width, height: height, values: values)
+        let blurred = try GaussianBlur(sigma: sigma, edges: edges).apply(to: mask)
+        let reference = referenceBlur(values.map(Double.init), width: width, height: height, sigma: sigma, clamp: edges == .clamp)
+        var worst = 0, total = 0
+        for (ours, exact) in zip(blurred.values, reference) {
+            let difference = abs(Int(ours) - Int(min(255, max(0, (exact + 0.5).rounded(.down)))))
+            worst = max(worst, difference)
+            total += difference
+        }
+        #expect(worst <= 1, "σ \(sigma) \(edges): max \(worst) levels off")
+        #expect(Double(total) / Double(values.count) < 0.1, "σ \(sigma) \(edges): mean \(Double(total) / Double(values.count))")
+    }
+
+    @Test("RGBA channels blur like masks", arguments: [1.0, 8.0])
+    func rgbaMatchesMask(sigma: Double) throws {
+        let width = 37, height = 29
+        let values = hardEdgedMask(width: width, height: height, seed: 3)
+        let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
+        let blurredImage = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: image)
+        let blurredMask = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: try CoverageMask(width: width, height: height, values: values))
+        #expect(blurredImage.pixels == blurredMask.values.flatMap { [$0, $0, $0, $0] })
+    }
+
+    @Test("identical bytes whatever the thread count", arguments: [1.0, 2.5, 8.0, 50.0])
+    func threadCountInvariance(sigma: Double) throws {
+        var random = TestRandom(state: 11)
+        let width = 131, height = 67
+        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in let a = random.next() | 1; return [random.next() % a, random.next() % a, 0, a] }
+        let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+        let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
+        let one = blur.apply(to: image, threads: 1)
+        for threads in [2, 3, 8, 64] {
+            #expect(blur.apply(to: image, threads: threads) == one, "threads \(threads)")
+        }
+        let mask = try CoverageMask(width: width, height: height, values: Array(pixels.prefix(width * height)))
+        #expect(blur.apply(to: mask, threads: 1) == blur.apply(to: mask, threads: 5))
+    }
+
+    @Test("no dark fringes: a red square on transparency stays pure red", arguments: [1.0, 2.5, 20.0])
+    func noDarkFringes(sigma: Double) throws {
+        var image = try Image(width: 60, height: 60)
+        for y in 20..<40 { for x in 20..<40 { let i = (y * 60 + x) * 4; image.pixels[i] = 255; image.pixels[i + 3] = 255 } }
+        let blurred = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: image)
+        var translucent = 0
+        for i in stride(from: 0, to: blurred.pixels.count, by: 4) where blurred.pixels[i + 3] > 0 {
+            #expect(blurred.pixels[i] == blurred.pixels[i + 3] && blurred.pixels[i + 1] == 0 && blurred.pixels[i + 2] == 0)
+            if blurred.pixels[i + 3] < 255 { translucent += 1 }
+        }
+        #expect(translucent > 0)
+    }
+
+    @Test func sigmaZeroIsAnExactCopy() throws {
+        let image = try Image(width: 5, height: 4, premultipliedRGBA: (0..<80).map { UInt8($0) })
+        #expect(try GaussianBlur(sigma: 0).apply(to: image) == image)
+    }
+
+    @Test("flat images stay flat at any sigma", arguments: [0.1, 3, 500])
+    func flatStaysFlat(sigma: Double) throws {
+        let image = try Image(width: 40, height: 7, fill: Color(red: 10, green: 200, blue: 77))
+        #expect(try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: image) == image)
+    }
+
+    @Test func emptyImagesComeBackUnchanged() throws {
+        let empty = try Image(width: 0, height: 10)
+        #expect(try GaussianBlur(sigma: 3).apply(to: empty) == empty)
+    }
+
+    @Test("bad radii are refused", arguments: [Double.nan, .infinity, -1, -0.001, 1e6])
+    func badRadius(sigma: Double) {
+        #expect(throws: BlurError.self) { try GaussianBlur(sigma: sigma) }
+    }
+
+    @Test func overflowingSizesAreRefused() {
+        #expect(throws: ImageError.self) { try Image(width: 1 << 40, height: 1 << 40) }
+        #expect(throws: ImageError.self) { try CoverageMask(width: -1, height: 3) }
+    }
+}

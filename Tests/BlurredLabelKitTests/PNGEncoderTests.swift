@@ -1,0 +1,79 @@
+import Testing
+@testable import BlurredLabelKit
+
+@Suite("PNG encoding")
+struct PNGEncoderTests {
+    static func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> Color) throws -> Image {
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = pixel(x, y).premultiplied
+                pixels += [p.0, p.1, p.2, p.3]
+            }
+        }
+        return try Image(width: width, height: height, premultipliedRGBA: pixels)
+    }
+
+    static let cases: [(String, Image, PNGColorPlan)] = {
+        let greyRamp = try! image(16, 16) { x, y in let v = UInt8(x * 16 + y); return Color(red: v, green: v, blue: v) }
+        let blackWhite = try! image(9, 3) { x, _ in x % 2 == 0 ? .black : .white }
+        let fourLevels = try! image(8, 2) { x, _ in let v = UInt8((x % 4) * 85); return Color(red: v, green: v, blue: v) }
+        let twoColours = try! image(10, 10) { x, y in (x + y) % 2 == 0 ? Color(red: 200, green: 30, blue: 30) : Color(red: 240, green: 240, blue: 200) }
+        let translucentGrey = try! image(20, 20) { x, y in Color(red: UInt8(x * 12), green: UInt8(x * 12), blue: UInt8(x * 12), alpha: UInt8(y * 12 + 10)) }
+        let manyColours = try! image(32, 32) { x, y in Color(red: UInt8(x * 8), green: UInt8(y * 8), blue: UInt8((x ^ y) * 8)) }
+        let manyTranslucent = try! image(32, 32) { x, y in Color(red: UInt8(x * 8), green: UInt8(y * 8), blue: 77, alpha: UInt8(x * 8 + 3)) }
+        return [
+            ("grey ramp", greyRamp, .grey(bitDepth: 8)),
+            ("black and white", blackWhite, .grey(bitDepth: 1)),
+            ("four grey levels", fourLevels, .grey(bitDepth: 2)),
+            ("two colours", twoColours, .palette(entries: [], bitDepth: 1)),
+            ("translucent grey", translucentGrey, .greyAlpha),
+            ("many opaque colours", manyColours, .rgb),
+            ("many translucent colours", manyTranslucent, .rgba),
+        ]
+    }()
+
+    @Test("picks the smallest exact colour type and round-trips exactly", arguments: 0..<cases.count)
+    func roundTrip(index: Int) throws {
+        let (name, image, expected) = Self.cases[index]
+        let plan = PNGColorPlan.smallest(for: [image])
+        switch (plan, expected) {
+        case let (.palette(_, depth), .palette(_, expectedDepth)): #expect(depth == expectedDepth, "\(name)")
+        default: #expect(plan == expected, "\(name)")
+        }
+        let bytes = try PNGEncoder().encode(image)
+        let (decoded, header) = try PNGDecoder.decodeWithHeader(bytes)
+        #expect(decoded == image, "\(name) did not round-trip")
+        #expect(header.colorType == Int(plan.colorType))
+    }
+
+    @Test func everyPremultipliedValueRoundTripsThroughRGBA() throws {
+        // All (value ≤ alpha) pairs: unpremultiplying for the file and premultiplying back is exact.
+        var pixels: [UInt8] = []
+        for a in 0...255 { for v in 0...a { pixels += [UInt8(v), UInt8(v / 2), 0, UInt8(a)] } }
+        let width = 256, height = pixels.count / 4 / width
+        let image = try Image(width: width, height: height, premultipliedRGBA: Array(pixels.prefix(width * height * 4)))
+        #expect(try PNGDecoder.decode(try PNGEncoder().encode(image)) == image)
+    }
+
+    @Test func aBlurredBlackOnWhiteLabelIsGrey() throws {
+        var image = try Image(width: 40, height: 20, fill: .white)
+        for x in 10..<30 { for y in 8..<12 { let i = (y * 40 + x) * 4; image.pixels[i] = 0; image.pixels[i + 1] = 0; image.pixels[i + 2] = 0 } }
+        let blurred = try GaussianBlur(sigma: 2.5).apply(to: image)
+        #expect(PNGColorPlan.smallest(for: [blurred]) == .grey(bitDepth: 8))
+    }
+
+    @Test func compressionLevelIsHonoured() throws {
+        var random = TestRandom(state: 7)
+        let pixels = (0..<(64 * 64 * 4)).map { i in i % 4 == 3 ? 255 : random.next() & 0xF0 }
+        let image = try Image(width: 64, height: 64, premultipliedRGBA: pixels)
+        let stored = try PNGEncoder(compressionLevel: 0).encode(image)
+        let best = try PNGEncoder(compressionLevel: 9).encode(image)
+        #expect(stored.count > best.count)
+        #expect(try PNGDecoder.decode(stored) == image && PNGDecoder.decode(best) == image)
+    }
+
+    @Test func emptyImagesCannotBePNG() throws {
+        #expect(throws: PNGError.self) { try PNGEncoder().encode(try Image(width: 0, height: 5)) }
+    }
+}
