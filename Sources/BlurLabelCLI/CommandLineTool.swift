@@ -20,6 +20,20 @@ public enum CommandLineTool {
 
     static let commands: [Command] = [RenderCommand.command, BlurCommand.command]
 
+    /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8.
+    public static func runMain() -> Int32 {
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
+            do { arguments.append(try decodeUTF8(bytes)) } catch {
+                FileHandle.standardError.write(Data("blurlabel: argument \(index) \(error)\n".utf8))
+                return 2
+            }
+        }
+        return run(arguments)
+    }
+
     /// Runs the tool on `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
         run(arguments, output: Output())

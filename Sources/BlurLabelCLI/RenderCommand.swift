@@ -1,6 +1,37 @@
 import BlurredLabelKit
 
+/// `blurlabel render TEXT -o OUT.png [label options]`: one label, blurred unless `--radius 0`.
 enum RenderCommand {
-    static let spec = CommandSpec(name: "render", summary: "render a text label, blurred", positionals: ["TEXT"], options: [])
-    static let command = CommandLineTool.Command(spec: spec) { _, _ in throw UsageError(message: "render is not built yet") }
+    static let spec = CommandSpec(
+        name: "render",
+        summary: "render a text label and blur it (the price-tag job)",
+        positionals: ["TEXT"],
+        options: [
+            OptionSpec(name: "--output", short: "-o", value: "OUT.png", help: "where to write the PNG ('-' for standard output); required"),
+        ] + LabelOptions.specs + [
+            OptionSpec(name: "--compression", value: "0-9", help: "zlib level of the output (default 6)"),
+        ],
+        details: """
+        TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
+        is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
+        A plain blur can be undone for text in a known font: see the README, "Is a blur private?".
+        """
+    )
+
+    static let command = CommandLineTool.Command(spec: spec) { arguments, output in
+        guard let path = arguments.value("--output") else {
+            throw UsageError(message: "missing -o OUT.png (use '-o -' for standard output)")
+        }
+        let style = try LabelOptions.style { arguments.value("--" + $0) }
+        let level = try OptionValues.integer(arguments.value("--compression") ?? "6", option: "--compression", range: 0...9)
+        let label = BlurredLabel(text: arguments.positionals[0], style: style)
+        if style.radius > 0 { try label.blur(radius: style.radius) }
+        let image = try label.image
+        if let warning = missingCharactersWarning(try label.missingCharacters) { output.standardError("blurlabel render: \(warning)\n") }
+        if try label.isClipped, let canvas = style.canvas {
+            output.standardError("blurlabel render: warning: the content does not fit the \(canvas.width)x\(canvas.height) canvas and is clipped\n")
+        }
+        try writePNG(image, to: path, compressionLevel: level)
+        return 0
+    }
 }

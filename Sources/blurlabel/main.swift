@@ -3,4 +3,4 @@ import BlurLabelCLI
 import Glibc
 #endif
 
-exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
+exit(CommandLineTool.runMain())

@@ -1,0 +1,54 @@
+/// Colouring a coverage mask and placing it on a background.
+enum Composite {
+    /// The premultiplied pixel for every coverage value: `color × coverage` over `background`,
+    /// each channel rounded once from the exact value.
+    static func table(color: Color, background: Color) -> [UInt32] {
+        let f = color.premultiplied, b = background.premultiplied
+        let fill = [UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3)]
+        let back = [UInt32(b.0), UInt32(b.1), UInt32(b.2), UInt32(b.3)]
+        return (0...255).map { c -> UInt32 in
+            let coverage = UInt32(c)
+            var word: UInt32 = 0
+            for k in 0..<4 {
+                // (f·c·255 + b·(255² − fa·c)) / 255², rounded to nearest.
+                let numerator = fill[k] * coverage * 255 + back[k] * (65025 - fill[3] * coverage)
+                word |= min(255, (numerator + 32512) / 65025) << (8 * UInt32(k))
+            }
+            return word
+        }
+    }
+
+    /// `mask` coloured onto a `width`×`height` canvas of `background`, the mask's top-left at
+    /// (`left`, `top`) (which may be negative: what falls outside is clipped).
+    static func place(_ mask: CoverageMask, color: Color, background: Color,
+                      width: Int, height: Int, left: Int, top: Int) throws -> Image {
+        let lut = table(color: color, background: background)
+        var image = try Image(width: width, height: height)
+        image.pixels.withUnsafeMutableBytes { raw in
+            let out = raw.bindMemory(to: UInt32.self)
+            let backgroundWord = lut[0]
+            for i in 0..<out.count { out[i] = backgroundWord }
+            mask.values.withUnsafeBufferPointer { m in
+                let x0 = max(0, left), x1 = min(width, left + mask.width)
+                let y0 = max(0, top), y1 = min(height, top + mask.height)
+                guard x0 < x1, y0 < y1 else { return }
+                for y in y0..<y1 {
+                    let src = (y - top) * mask.width - left, dst = y * width
+                    for x in x0..<x1 { out[dst + x] = lut[Int(m[src + x])] }
+                }
+            }
+        }
+        return image
+    }
+
+    /// True when some coverage lies outside the canvas region the mask was placed in.
+    static func clips(_ mask: CoverageMask, width: Int, height: Int, left: Int, top: Int) -> Bool {
+        for y in 0..<mask.height {
+            for x in 0..<mask.width where mask.values[y * mask.width + x] != 0 {
+                let cx = x + left, cy = y + top
+                if cx < 0 || cy < 0 || cx >= width || cy >= height { return true }
+            }
+        }
+        return false
+    }
+}

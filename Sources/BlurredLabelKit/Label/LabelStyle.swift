@@ -1,0 +1,48 @@
+/// Everything about a label's look besides its text.
+public struct LabelStyle: Equatable, Sendable {
+    /// Font, size, features, direction, alignment, spacing, wrapping, outline.
+    public var text: TextStyle
+    /// The text colour.
+    public var color: Color
+    /// What lies behind the text: white by default, any colour, or `.transparent`.
+    public var background: Color
+    /// A fixed canvas size, or nil for the padded ink box.
+    public var canvas: CanvasSize?
+    /// The blur's sigma in pixels used when the label is blurred (2.5 by default).
+    public var radius: Double
+
+    public init(text: TextStyle = TextStyle(), color: Color = .black, background: Color = .white,
+                canvas: CanvasSize? = nil, radius: Double = 2.5) {
+        self.text = text; self.color = color; self.background = background; self.canvas = canvas; self.radius = radius
+    }
+}
+
+/// A canvas size in pixels, both sides positive.
+public struct CanvasSize: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {
+            throw LabelError.badCanvas(width: width, height: height)
+        }
+        self.width = width; self.height = height
+    }
+}
+
+/// A label that cannot be made as asked.
+public enum LabelError: Error, Equatable, CustomStringConvertible {
+    case badCanvas(width: Int, height: Int)
+    case badAmount(Double)
+    case badSteps(Int)
+    case badRadius(Double)
+
+    public var description: String {
+        switch self {
+        case let .badCanvas(w, h): return "canvas must be from 1x1 to 65535x65535, got \(w)x\(h)"
+        case let .badAmount(a): return "blur amount must be from 0 to 1, got \(a)"
+        case let .badSteps(n): return "steps must be from 1 to 1000, got \(n)"
+        case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(GaussianBlur.maximumSigma)), got \(r)"
+        }
+    }
+}

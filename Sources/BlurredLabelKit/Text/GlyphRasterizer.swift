@@ -1,0 +1,112 @@
+import CFreeType
+import Foundation
+
+/// One rasterized glyph: coverage and where its top-left sits relative to the pen's whole pixel.
+struct GlyphBitmap: Sendable {
+    let width: Int
+    let height: Int
+    let left: Int
+    let top: Int
+    let coverage: [UInt8]
+}
+
+/// FreeType rasterization of glyph outlines: anti-aliased, unhinted (so no machine's hinting
+/// settings change the result), translated by the pen's sub-pixel offset before rendering.
+/// Results are cached, since price tags reuse the same few glyphs endlessly.
+enum GlyphRasterizer {
+    struct Key: Hashable {
+        let font: Int, glyph: UInt32, size: Int, subX: Int, subY: Int, outline: Int
+    }
+
+    private static let cache = GlyphCache()
+
+    /// The glyph's coverage at `size` px, drawn with its origin at (subX/64, subY/64) of a pixel;
+    /// `outline` (in 1/64 px) adds a stroked border around the outline.
+    static func bitmap(font: Font, glyph: UInt32, size: Double, subX: Int, subY: Int, outline: Int) -> GlyphBitmap {
+        let key = Key(font: font.identity, glyph: glyph, size: Int((size * 64).rounded()), subX: subX, subY: subY, outline: outline)
+        if let hit = cache.get(key) { return hit }
+        let made = font.withFace { face in render(face: face, key: key) }
+        cache.put(key, made)
+        return made
+    }
+
+    private static let empty = GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [])
+
+    private static func render(face: FT_Face, key: Key) -> GlyphBitmap {
+        guard FT_Set_Char_Size(face, 0, FT_F26Dot6(key.size), 72, 72) == 0,
+              FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
+              face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return empty }
+        let slot = face.pointee.glyph!
+        FT_Outline_Translate(&slot.pointee.outline, FT_Pos(key.subX), FT_Pos(-key.subY))
+        let fill = renderSlot(slot)
+        guard key.outline > 0 else { return fill }
+        return union(fill, stroked(slot: slot, library: slot.pointee.library, width: key.outline))
+    }
+
+    private static func renderSlot(_ slot: FT_GlyphSlot) -> GlyphBitmap {
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return empty }
+        return copy(slot.pointee.bitmap, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top))
+    }
+
+    private static func stroked(slot: FT_GlyphSlot, library: FT_Library?, width: Int) -> GlyphBitmap {
+        var stroker: FT_Stroker?
+        guard FT_Stroker_New(library, &stroker) == 0, let stroker else { return empty }
+        defer { FT_Stroker_Done(stroker) }
+        FT_Stroker_Set(stroker, FT_Fixed(width), FT_STROKER_LINECAP_ROUND, FT_STROKER_LINEJOIN_ROUND, 0)
+        var glyph: FT_Glyph?
+        guard FT_Get_Glyph(slot, &glyph) == 0 else { return empty }
+        defer { FT_Done_Glyph(glyph) }
+        guard FT_Glyph_StrokeBorder(&glyph, stroker, 0, 1) == 0,
+              FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, nil, 1) == 0, let glyph else { return empty }
+        let bitmapGlyph = UnsafeMutableRawPointer(glyph).assumingMemoryBound(to: FT_BitmapGlyphRec.self)
+        return copy(bitmapGlyph.pointee.bitmap, left: Int(bitmapGlyph.pointee.left), top: Int(bitmapGlyph.pointee.top))
+    }
+
+    private static func copy(_ bitmap: FT_Bitmap, left: Int, top: Int) -> GlyphBitmap {
+        let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        guard width > 0, height > 0, let buffer = bitmap.buffer else { return empty }
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = pitch >= 0 ? buffer + y * pitch : buffer + (height - 1 - y) * -pitch
+            for x in 0..<width { coverage[y * width + x] = row[x] }
+        }
+        return GlyphBitmap(width: width, height: height, left: left, top: top, coverage: coverage)
+    }
+
+    /// The pixel-wise maximum of two bitmaps placed by their own offsets.
+    private static func union(_ a: GlyphBitmap, _ b: GlyphBitmap) -> GlyphBitmap {
+        if a.width == 0 { return b }
+        if b.width == 0 { return a }
+        let left = min(a.left, b.left), top = max(a.top, b.top)
+        let right = max(a.left + a.width, b.left + b.width), bottom = min(a.top - a.height, b.top - b.height)
+        let width = right - left, height = top - bottom
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        for g in [a, b] {
+            for y in 0..<g.height {
+                for x in 0..<g.width {
+                    let i = (top - g.top + y) * width + (g.left - left + x)
+                    coverage[i] = max(coverage[i], g.coverage[y * g.width + x])
+                }
+            }
+        }
+        return GlyphBitmap(width: width, height: height, left: left, top: top, coverage: coverage)
+    }
+}
+
+/// A bounded, thread-safe glyph cache (cleared when full: simple and enough for labels).
+private final class GlyphCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [GlyphRasterizer.Key: GlyphBitmap] = [:]
+    private let limit = 20_000
+
+    func get(_ key: GlyphRasterizer.Key) -> GlyphBitmap? {
+        lock.lock(); defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func put(_ key: GlyphRasterizer.Key, _ value: GlyphBitmap) {
+        lock.lock(); defer { lock.unlock() }
+        if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+        entries[key] = value
+    }
+}

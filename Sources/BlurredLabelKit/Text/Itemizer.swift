@@ -1,0 +1,138 @@
+import CFriBiDi
+import CHarfBuzz
+
+/// Splits a paragraph into runs of one bidi level, one script and one font.
+///
+/// Levels come from FriBiDi (HarfBuzz does no bidi); scripts from HarfBuzz's Unicode functions,
+/// with common and inherited characters joining their neighbours; fonts from per-character
+/// coverage through the chain (primary font first, then the built-in fallbacks).
+enum Itemizer {
+    struct Paragraph {
+        let scalars: [UInt32]
+        let levels: [UInt8]
+        let isRightToLeft: Bool
+        /// Runs in logical order.
+        let runs: [TextRun]
+        /// Characters no font in the chain has (drawn as the primary font's .notdef).
+        let missing: [Unicode.Scalar]
+    }
+
+    static func itemize(_ scalars: [UInt32], direction: TextDirection, fonts: [Font]) -> Paragraph {
+        let (levels, rtl) = bidiLevels(scalars, direction: direction)
+        let scripts = resolvedScripts(scalars)
+        var missing: [Unicode.Scalar] = []
+        var fontIndices: [Int] = []
+        for (i, value) in scalars.enumerated() {
+            let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+            let previous = fontIndices.last
+            if let previous, joinsPrevious(scalar), fonts[previous].glyph(for: scalar) != nil {
+                fontIndices.append(previous)
+            } else if let previous, isNeutral(scalar), fonts[previous].glyph(for: scalar) != nil {
+                fontIndices.append(previous)
+            } else if let index = fonts.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
+                fontIndices.append(index)
+            } else {
+                if !isIgnorable(scalar) { missing.append(scalar) }
+                fontIndices.append(previous ?? 0)
+            }
+            _ = i
+        }
+        var runs: [TextRun] = []
+        var start = 0
+        for i in 1...max(1, scalars.count) where i == scalars.count
+            || levels[i] != levels[start] || scripts[i] != scripts[start] || fontIndices[i] != fontIndices[start] {
+            if start < scalars.count {
+                runs.append(TextRun(range: start..<i, level: levels[start], script: scripts[start], font: fonts[fontIndices[start]]))
+            }
+            start = i
+        }
+        return Paragraph(scalars: scalars, levels: levels, isRightToLeft: rtl, runs: runs, missing: missing)
+    }
+
+    /// Embedding levels per character and the paragraph's direction.
+    static func bidiLevels(_ scalars: [UInt32], direction: TextDirection) -> ([UInt8], Bool) {
+        let count = scalars.count
+        var base: FriBidiParType
+        switch direction {
+        case .auto: base = bl_fribidi_par_on()
+        case .ltr: base = bl_fribidi_par_ltr()
+        case .rtl: base = bl_fribidi_par_rtl()
+        }
+        guard count > 0 else { return ([], direction == .rtl) }
+        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: count)
+        var brackets = [FriBidiBracketType](repeating: 0, count: count)
+        var levels = [FriBidiLevel](repeating: 0, count: count)
+        let ok = scalars.withUnsafeBufferPointer { text -> Bool in
+            fribidi_get_bidi_types(text.baseAddress, FriBidiStrIndex(count), &types)
+            fribidi_get_bracket_types(text.baseAddress, FriBidiStrIndex(count), types, &brackets)
+            return fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(count), &base, &levels) != 0
+        }
+        let rtl = bl_fribidi_dir_is_rtl(base) != 0
+        guard ok else { return ([UInt8](repeating: rtl ? 1 : 0, count: count), rtl) }
+        return (levels.map { UInt8(bitPattern: $0) }, rtl)
+    }
+
+    /// Scripts per character; common and inherited ones take the script before them (or, at the
+    /// start, the first real script after them).
+    static func resolvedScripts(_ scalars: [UInt32]) -> [hb_script_t] {
+        let funcs = hb_unicode_funcs_get_default()
+        var scripts = scalars.map { hb_unicode_script(funcs, $0) }
+        var last: hb_script_t? = nil
+        for i in scripts.indices {
+            if scripts[i] == HB_SCRIPT_COMMON || scripts[i] == HB_SCRIPT_INHERITED || scripts[i] == HB_SCRIPT_UNKNOWN {
+                if let last { scripts[i] = last }
+            } else {
+                last = scripts[i]
+            }
+        }
+        let first = scripts.first { $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN } ?? HB_SCRIPT_COMMON
+        for i in scripts.indices {
+            if scripts[i] == HB_SCRIPT_COMMON || scripts[i] == HB_SCRIPT_INHERITED || scripts[i] == HB_SCRIPT_UNKNOWN {
+                scripts[i] = first
+            } else { break }
+        }
+        return scripts
+    }
+
+    /// Marks, joiners and selectors stay with the character before them.
+    private static func joinsPrevious(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark, .format: return true
+        default: return (0xFE00...0xFE0F).contains(s.value)
+        }
+    }
+
+    /// Spaces, digits and punctuation keep the current font when it has them.
+    private static func isNeutral(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .spaceSeparator, .decimalNumber, .otherPunctuation, .dashPunctuation, .openPunctuation,
+             .closePunctuation, .mathSymbol, .currencySymbol: return true
+        default: return false
+        }
+    }
+
+    private static func isIgnorable(_ s: Unicode.Scalar) -> Bool {
+        s.properties.isDefaultIgnorableCodePoint || s.properties.generalCategory == .control
+    }
+
+    /// Run indices in visual (left to right) order, by rule L2 of the bidi algorithm.
+    static func visualOrder(_ runs: [TextRun]) -> [Int] {
+        var order = Array(runs.indices)
+        guard let highest = runs.map(\.level).max() else { return order }
+        let lowestOdd = runs.map(\.level).filter { $0 & 1 == 1 }.min() ?? (highest + 1)
+        var level = highest
+        while level >= lowestOdd && level > 0 {
+            var i = 0
+            while i < order.count {
+                if runs[order[i]].level >= level {
+                    var j = i
+                    while j < order.count && runs[order[j]].level >= level { j += 1 }
+                    order[i..<j].reverse()
+                    i = j
+                } else { i += 1 }
+            }
+            level -= 1
+        }
+        return order
+    }
+}

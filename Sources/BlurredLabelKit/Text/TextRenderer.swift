@@ -1,0 +1,59 @@
+import Foundation
+
+/// Text rasterized into a coverage mask whose edges are the ink's edges.
+public struct RenderedText: Sendable {
+    /// Coverage of the union of every glyph's real bitmap (empty text: a 0×0 mask).
+    public let mask: CoverageMask
+    /// Where the mask's top-left sits in layout coordinates (first line box's top-left at 0,0).
+    public let inkOriginX: Int
+    public let inkOriginY: Int
+    /// The line boxes' size, from the font's ascender and descender.
+    public let layoutWidth: Double
+    public let layoutHeight: Double
+    public let lineCount: Int
+    /// Characters that no font in the chain has; they are drawn as the primary font's .notdef.
+    public let missingCharacters: [Unicode.Scalar]
+}
+
+/// Sets and rasterizes text.
+public enum TextRenderer {
+    /// The text's coverage mask in `style`. Throws for invalid sizes or features.
+    public static func render(_ text: String, style: TextStyle) throws -> RenderedText {
+        let layout = try TextLayout(text: text, style: style)
+        let outline = Int((style.outlineWidth * 64).rounded())
+        var pieces: [(bitmap: GlyphBitmap, x: Int, y: Int)] = []
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        for placed in layout.glyphs {
+            let x = (placed.x * 64).rounded(), y = (placed.y * 64).rounded()
+            let wholeX = Int((x / 64).rounded(.down)), wholeY = Int((y / 64).rounded(.down))
+            let bitmap = GlyphRasterizer.bitmap(font: placed.font, glyph: placed.glyph, size: style.size,
+                                                subX: Int(x) - wholeX * 64, subY: Int(y) - wholeY * 64, outline: outline)
+            guard bitmap.width > 0 else { continue }
+            let left = wholeX + bitmap.left, top = wholeY - bitmap.top
+            pieces.append((bitmap, left, top))
+            minX = min(minX, left); minY = min(minY, top)
+            maxX = max(maxX, left + bitmap.width); maxY = max(maxY, top + bitmap.height)
+        }
+        guard !pieces.isEmpty else {
+            return RenderedText(mask: try CoverageMask(width: 0, height: 0), inkOriginX: 0, inkOriginY: 0,
+                                layoutWidth: layout.width, layoutHeight: layout.height, lineCount: layout.lineCount,
+                                missingCharacters: layout.missing)
+        }
+        var mask = try CoverageMask(width: maxX - minX, height: maxY - minY)
+        mask.values.withUnsafeMutableBufferPointer { out in
+            for piece in pieces {
+                let b = piece.bitmap
+                b.coverage.withUnsafeBufferPointer { src in
+                    for y in 0..<b.height {
+                        let row = (piece.y - minY + y) * mask.width + (piece.x - minX)
+                        for x in 0..<b.width where src[y * b.width + x] > out[row + x] {
+                            out[row + x] = src[y * b.width + x]
+                        }
+                    }
+                }
+            }
+        }
+        return RenderedText(mask: mask, inkOriginX: minX, inkOriginY: minY, layoutWidth: layout.width,
+                            layoutHeight: layout.height, lineCount: layout.lineCount, missingCharacters: layout.missing)
+    }
+}
