@@ -18,7 +18,7 @@ public enum CommandLineTool {
         let run: @Sendable (ParsedArguments, Output) throws -> Int32
     }
 
-    static let commands: [Command] = [RenderCommand.command, BlurCommand.command]
+    static let commands: [Command] = [RenderCommand.command, BlurCommand.command, DiffCommand.command]
 
     /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8.
     public static func runMain() -> Int32 {
@@ -86,7 +86,7 @@ public enum CommandLineTool {
         lines += [
             "",
             "'blurlabel COMMAND --help' describes a command. '-' as an input reads standard input;",
-            "'-o -' writes to standard output. Exit status: 0 success, 2 bad input.",
+            "'-o -' writes to standard output. Exit status: 0 success, 1 a difference (diff), 2 bad input.",
         ]
         return lines.joined(separator: "\n")
     }

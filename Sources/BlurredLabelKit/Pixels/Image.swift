@@ -52,6 +52,21 @@ public struct Image: Equatable, Sendable {
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
 
+    /// This image composited over an opaque colour.
+    public func flattened(over backdrop: Color) -> Image {
+        var out = self
+        let b = backdrop.premultiplied
+        let back = [UInt32(b.0), UInt32(b.1), UInt32(b.2)]
+        for k in stride(from: 0, to: out.pixels.count, by: 4) {
+            let inverse = 255 - UInt32(out.pixels[k + 3])
+            for c in 0..<3 {
+                out.pixels[k + c] = UInt8(min(255, UInt32(out.pixels[k + c]) + (back[c] * inverse + 127) / 255))
+            }
+            out.pixels[k + 3] = 255
+        }
+        return out
+    }
+
     /// True when there are no pixels.
     public var isEmpty: Bool { width == 0 || height == 0 }
 }
