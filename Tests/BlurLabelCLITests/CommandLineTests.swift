@@ -1,0 +1,160 @@
+import BlurredLabelKit
+import Foundation
+import Testing
+@testable import BlurLabelCLI
+
+/// Runs the tool in-process and captures what it prints.
+final class Captured: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var out = ""
+    private(set) var err = ""
+    func appendOut(_ s: String) { lock.lock(); out += s; lock.unlock() }
+    func appendErr(_ s: String) { lock.lock(); err += s; lock.unlock() }
+}
+
+func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+    let captured = Captured()
+    let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
+    let status = CommandLineTool.run(arguments, output: output)
+    return (status, captured.out, captured.err)
+}
+
+func temporaryFolder() throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("blurlabel-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test func helpAndVersion() {
+        let help = run(["--help"])
+        #expect(help.status == 0 && help.out.contains("commands:") && help.out.contains("render"))
+        let version = run(["--version"])
+        #expect(version.status == 0 && version.out == "blurlabel \(CommandLineTool.version)\n")
+        for command in CommandLineTool.commands.map(\.spec.name) {
+            let sub = run([command, "--help"])
+            #expect(sub.status == 0 && sub.out.hasPrefix("usage: blurlabel \(command)"), "\(command)")
+        }
+    }
+
+    @Test("argument errors: one line on stderr, exit 2", arguments: [
+        (["bogus"], "unknown command 'bogus'"),
+        (["render"], "needs TEXT"),
+        (["render", "hi"], "missing -o"),
+        (["render", "hi", "-o", "x.png", "--size"], "--size needs a value"),
+        (["render", "hi", "-o", "x.png", "--colour", "red"], "unknown option '--colour'"),
+        (["render", "hi", "-o", "x.png", "--size", "0"], "--size must be from"),
+        (["render", "hi", "-o", "x.png", "--size", "-3"], "--size must be from"),
+        (["render", "hi", "-o", "x.png", "--size", "nan"], "--size needs a finite number"),
+        (["render", "hi", "-o", "x.png", "--size", "5000"], "--size must be from"),
+        (["render", "hi", "-o", "x.png", "--radius", "-1"], "--radius must be from"),
+        (["render", "hi", "-o", "x.png", "--color", "#12"], "bad hex colour"),
+        (["render", "hi", "-o", "x.png", "--canvas", "-5x10"], "--canvas sides must be"),
+        (["render", "hi", "-o", "x.png", "--canvas", "big"], "--canvas needs WIDTHxHEIGHT"),
+        (["render", "hi", "-o", "x.png", "--canvas", "0x10"], "--canvas sides must be"),
+        (["render", "hi", "-o", "x.png", "--direction", "up"], "--direction must be"),
+        (["render", "hi", "-o", "x.png", "--font", "/no/such/font.ttf"], "cannot read font file /no/such/font.ttf"),
+        (["render", "hi", "-o", "x.png", "--features", "t@num"], "invalid OpenType feature"),
+        (["render", "hi", "there", "-o", "x.png"], "unexpected argument 'there'"),
+        (["blur", "in.png"], "missing -o"),
+        (["blur", "/no/such.png", "-o", "x.png"], "cannot read /no/such.png"),
+        (["diff", "a.png"], "needs ACTUAL.png"),
+    ])
+    func argumentErrors(arguments: [String], message: String) {
+        let result = run(arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.err.contains(message), "\(arguments): \(result.err)")
+        #expect(result.err.filter { $0 == "\n" }.count == 1, "one line: \(result.err)")
+    }
+
+    @Test func renderWritesAPNGAndNothingOnFailure() throws {
+        let folder = try temporaryFolder()
+        let path = folder + "/tag.png"
+        #expect(run(["render", "56.00 €", "-o", path]).status == 0)
+        let image = try PNGDecoder.decode(contentsOf: path)
+        #expect(image.width > 50 && image.height > 20)
+        let failed = run(["render", "56.00 €", "-o", folder + "/bad.png", "--color", "nope"])
+        #expect(failed.status == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["tag.png"])
+    }
+
+    @Test func renderWarnsAboutClippingAndMissingGlyphs() throws {
+        let folder = try temporaryFolder()
+        let clipped = run(["render", "A long price tag", "-o", folder + "/c.png", "--canvas", "40x20"])
+        #expect(clipped.status == 0 && clipped.err.contains("clipped"))
+        #expect(try PNGDecoder.decode(contentsOf: folder + "/c.png").width == 40)
+        let missing = run(["render", "a\u{6F22}b", "-o", folder + "/m.png", "--radius", "0"])
+        #expect(missing.status == 0 && missing.err.contains("U+6F22"))
+    }
+
+    @Test func blurCommandBlursAndKeepsGrey() throws {
+        let folder = try temporaryFolder()
+        var image = try Image(width: 30, height: 20, fill: .white)
+        for x in 10..<20 { for y in 5..<15 { let i = (y * 30 + x) * 4; image.pixels[i] = 0; image.pixels[i + 1] = 0; image.pixels[i + 2] = 0 } }
+        try FileIO.write(try PNGEncoder().encode(image), to: folder + "/in.png")
+        #expect(run(["blur", folder + "/in.png", "--radius", "3", "-o", folder + "/out.png"]).status == 0)
+        let (out, header) = try PNGDecoder.decodeWithHeader(contentsOf: folder + "/out.png")
+        #expect(header.colorType == 0)
+        #expect(out == (try GaussianBlur(sigma: 3, edges: .clamp).apply(to: image)))
+    }
+
+    @Test func blurRefusesBrokenPNGWithoutWriting() throws {
+        let folder = try temporaryFolder()
+        try FileIO.write(Array("not a png at all".utf8), to: folder + "/in.png")
+        let result = run(["blur", folder + "/in.png", "-o", folder + "/out.png"])
+        #expect(result.status == 2 && result.err.contains("not a PNG"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
+    }
+
+    @Test func diffExitCodes() throws {
+        let folder = try temporaryFolder()
+        let white = try Image(width: 8, height: 8, fill: .white)
+        var dotted = white
+        dotted.pixels[0] = 0; dotted.pixels[1] = 0; dotted.pixels[2] = 0
+        try FileIO.write(try PNGEncoder().encode(white), to: folder + "/a.png")
+        try FileIO.write(try PNGEncoder().encode(dotted), to: folder + "/b.png")
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 9, height: 8)), to: folder + "/c.png")
+        #expect(run(["diff", folder + "/a.png", folder + "/a.png"]).status == 0)
+        let different = run(["diff", folder + "/a.png", folder + "/b.png", "--diff", folder + "/d.png"])
+        #expect(different.status == 1 && different.out.contains("1 of 64 pixels differ"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/d.png"))
+        #expect(run(["diff", folder + "/a.png", folder + "/b.png", "--max-diff-pixels", "1"]).status == 0)
+        #expect(run(["diff", folder + "/a.png", folder + "/c.png"]).out.contains("size mismatch: expected 8x8, actual 9x8"))
+        #expect(run(["diff", folder + "/a.png", folder + "/missing.png"]).status == 2)
+    }
+}
+
+@Suite("Argument parser")
+struct ArgumentParserTests {
+    let spec = CommandSpec(name: "t", summary: "test", positionals: ["A", "B"], optionalPositionals: 1, options: [
+        OptionSpec(name: "--size", short: "-s", value: "N", help: ""),
+        OptionSpec(name: "--rect", value: "R", repeatable: true, help: ""),
+        OptionSpec(name: "--flag", help: ""),
+    ])
+
+    @Test func parsesLongShortInlineRepeatedAndFlags() throws {
+        let p = try spec.parse(["a", "--size", "3", "--rect=1,2,3,4", "--rect", "5,6,7,8", "--flag", "b"])
+        #expect(p.positionals == ["a", "b"] && p.value("--size") == "3" && p.all("--rect").count == 2 && p.has("--flag"))
+        #expect(try spec.parse(["a", "-s", "9"]).value("--size") == "9")
+    }
+
+    @Test func negativeNumbersAndDashAreValues() throws {
+        #expect(try spec.parse(["-", "-5"]).positionals == ["-", "-5"])
+        #expect(try spec.parse(["a", "--size", "-2"]).value("--size") == "-2")
+        #expect(try spec.parse(["--", "--size"]).positionals == ["--size"])
+    }
+
+    @Test func errors() {
+        #expect(throws: UsageError.self) { try spec.parse([]) }
+        #expect(throws: UsageError.self) { try spec.parse(["a", "b", "c"]) }
+        #expect(throws: UsageError.self) { try spec.parse(["a", "--size", "1", "--size", "2"]) }
+        #expect(throws: UsageError.self) { try spec.parse(["a", "--flag=yes"]) }
+        #expect(throws: UsageError.self) { try spec.parse(["a", "--size"]) }
+    }
+
+    @Test func helpListsEveryOption() {
+        for option in spec.options { #expect(spec.help.contains(option.name)) }
+        #expect(spec.usage == "blurlabel t A [B] [options]")
+    }
+}
