@@ -37,7 +37,7 @@ let package = Package(
             dependencies: ["BlurredLabelKit"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit"],
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "GoldenImage"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI"]),

@@ -22,7 +22,7 @@ enum Itemizer {
         let scripts = resolvedScripts(scalars)
         var missing: [Unicode.Scalar] = []
         var fontIndices: [Int] = []
-        for (i, value) in scalars.enumerated() {
+        for value in scalars {
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             let previous = fontIndices.last
             if let previous, joinsPrevious(scalar), fonts[previous].glyph(for: scalar) != nil {
@@ -35,15 +35,12 @@ enum Itemizer {
                 if !isIgnorable(scalar) { missing.append(scalar) }
                 fontIndices.append(previous ?? 0)
             }
-            _ = i
         }
         var runs: [TextRun] = []
         var start = 0
-        for i in 1...max(1, scalars.count) where i == scalars.count
+        for i in scalars.indices.dropFirst() + (scalars.isEmpty ? [] : [scalars.count]) where i == scalars.count
             || levels[i] != levels[start] || scripts[i] != scripts[start] || fontIndices[i] != fontIndices[start] {
-            if start < scalars.count {
-                runs.append(TextRun(range: start..<i, level: levels[start], script: scripts[start], font: fonts[fontIndices[start]]))
-            }
+            runs.append(TextRun(range: start..<i, level: levels[start], script: scripts[start], font: fonts[fontIndices[start]]))
             start = i
         }
         return Paragraph(scalars: scalars, levels: levels, isRightToLeft: rtl, runs: runs, missing: missing)
