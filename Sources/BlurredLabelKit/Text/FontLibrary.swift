@@ -1,5 +1,6 @@
 import CEmbeddedFonts
 import CFontconfig
+import CHarfBuzz
 import Foundation
 
 /// Where fonts come from: the embedded defaults, files, and installed families (fontconfig).
@@ -21,12 +22,17 @@ public enum FontLibrary {
     public static func embedded(_ which: Embedded) -> Font {
         // The embedded files are part of the build; failing to load one is a build defect.
         try! cache.font(key: "embedded:\(which.rawValue)") {
-            for index in 0..<bl_embedded_font_count() where String(cString: bl_embedded_font_name(index)) == which.rawValue {
-                let font = bl_embedded_font_at(index)
-                return try Font(bytes: [UInt8](UnsafeBufferPointer(start: font.bytes, count: font.count)), name: which.rawValue)
-            }
-            throw FontError.notAFont(name: which.rawValue, reason: "not embedded in this build")
+            try Font(bytes: embeddedBytes(which), name: which.rawValue)
         }!
+    }
+
+    /// The file bytes of an embedded font.
+    public static func embeddedBytes(_ which: Embedded) -> [UInt8] {
+        for index in 0..<bl_embedded_font_count() where String(cString: bl_embedded_font_name(index)) == which.rawValue {
+            let font = bl_embedded_font_at(index)
+            return [UInt8](UnsafeBufferPointer(start: font.bytes, count: font.count))
+        }
+        return []
     }
 
     /// The default font: DejaVu Sans.
@@ -36,6 +42,22 @@ public enum FontLibrary {
     public static var fallbackChain: [Font] {
         [embedded(.dejaVuSans), embedded(.notoSansArabic), embedded(.notoSansHebrew),
          embedded(.notoSansDevanagari), embedded(.notoSansThai)]
+    }
+
+    /// The fonts to set text in: the primary font, then the built-in fallbacks. When the primary
+    /// font is the embedded default, the built-in script fonts (Noto Sans Arabic, Hebrew,
+    /// Devanagari, Thai) take their scripts even where DejaVu has a few of those glyphs.
+    static func chain(primary: Font) -> (fonts: [Font], scriptFonts: [hb_script_t: Int]) {
+        let fonts = [primary] + fallbackChain.filter { $0 !== primary }
+        guard primary === defaultFont else { return (fonts, [:]) }
+        var scriptFonts: [hb_script_t: Int] = [:]
+        let byScript: [(hb_script_t, Embedded)] = [(HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
+                                                    (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai)]
+        for (script, which) in byScript {
+            let font = embedded(which)
+            scriptFonts[script] = fonts.firstIndex { $0 === font }
+        }
+        return (fonts, scriptFonts)
     }
 
     /// A font file, face `index` of it (for collections).

@@ -38,9 +38,9 @@ enum GlyphRasterizer {
               face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return empty }
         let slot = face.pointee.glyph!
         FT_Outline_Translate(&slot.pointee.outline, FT_Pos(key.subX), FT_Pos(-key.subY))
-        let fill = renderSlot(slot)
-        guard key.outline > 0 else { return fill }
-        return union(fill, stroked(slot: slot, library: slot.pointee.library, width: key.outline))
+        // The border is stroked from the outline before the slot is rendered (which replaces it).
+        let border = key.outline > 0 ? stroked(slot: slot, library: slot.pointee.library, width: key.outline) : empty
+        return union(renderSlot(slot), border)
     }
 
     private static func renderSlot(_ slot: FT_GlyphSlot) -> GlyphBitmap {

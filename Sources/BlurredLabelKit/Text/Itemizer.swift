@@ -17,15 +17,18 @@ enum Itemizer {
         let missing: [Unicode.Scalar]
     }
 
-    static func itemize(_ scalars: [UInt32], direction: TextDirection, fonts: [Font]) -> Paragraph {
+    static func itemize(_ scalars: [UInt32], direction: TextDirection, fonts: [Font],
+                        scriptFonts: [hb_script_t: Int] = [:]) -> Paragraph {
         let (levels, rtl) = bidiLevels(scalars, direction: direction)
         let scripts = resolvedScripts(scalars)
         var missing: [Unicode.Scalar] = []
         var fontIndices: [Int] = []
-        for value in scalars {
+        for (position, value) in scalars.enumerated() {
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             let previous = fontIndices.last
-            if let previous, joinsPrevious(scalar), fonts[previous].glyph(for: scalar) != nil {
+            if let preferred = scriptFonts[scripts[position]], fonts[preferred].glyph(for: scalar) != nil {
+                fontIndices.append(preferred)
+            } else if let previous, joinsPrevious(scalar), fonts[previous].glyph(for: scalar) != nil {
                 fontIndices.append(previous)
             } else if let previous, isNeutral(scalar), fonts[previous].glyph(for: scalar) != nil {
                 fontIndices.append(previous)

@@ -68,15 +68,19 @@ enum Shaper {
         }
     }
 
-    /// Raw HarfBuzz output in design units, for comparison with `hb-shape`.
-    static func shapeInDesignUnits(_ text: String, font: Font, direction: TextDirection, script: String?,
-                                   language: String?, features: [String]) throws -> [(glyph: UInt32, cluster: Int, dx: Int, dy: Int, ax: Int, ay: Int)] {
-        let scalars = text.unicodeScalars.map(\.value)
-        let hbScript = script.map { hb_script_from_string($0, Int32($0.utf8.count)) } ?? HB_SCRIPT_COMMON
-        let run = TextRun(range: 0..<scalars.count, level: direction == .rtl ? 1 : 0, script: hbScript, font: font)
+    /// Raw HarfBuzz output for `text` in design units, with optional context around it, for
+    /// comparison with `hb-shape` (clusters relative to `text`).
+    static func shapeInDesignUnits(_ text: String, before: String = "", after: String = "", font: Font,
+                                   direction: TextDirection, script: String, language: String?,
+                                   features: [String]) throws -> [(glyph: UInt32, cluster: Int, dx: Int, dy: Int, ax: Int, ay: Int)] {
+        let start = before.unicodeScalars.count
+        let scalars = (before + text + after).unicodeScalars.map(\.value)
+        let run = TextRun(range: start..<(start + text.unicodeScalars.count), level: direction == .rtl ? 1 : 0,
+                          script: hb_script_from_string(script, Int32(script.utf8.count)), font: font)
         let upem = Double(font.unitsPerEm)
         return shape(scalars, run: run, size: upem, features: try ShapingFeatures(features), language: language).map {
-            ($0.glyph, $0.cluster, Int($0.xOffset.rounded()), Int(-$0.yOffset.rounded()), Int($0.xAdvance.rounded()), Int(-$0.yAdvance.rounded()))
+            ($0.glyph, $0.cluster - start, Int($0.xOffset.rounded()), Int((-$0.yOffset).rounded()),
+             Int($0.xAdvance.rounded()), Int((-$0.yAdvance).rounded()))
         }
     }
 }

@@ -23,7 +23,7 @@ struct TextLayout {
     init(text: String, style: TextStyle) throws {
         try style.validate()
         let features = try ShapingFeatures(style.features)
-        let fonts = [style.font] + FontLibrary.fallbackChain.filter { $0 !== style.font }
+        let (fonts, scriptFonts) = FontLibrary.chain(primary: style.font)
         let primary = style.font
         let scale = style.size / Double(primary.unitsPerEm)
         let lineHeight = Double(primary.ascender + primary.descender + primary.lineGap) * scale * style.lineSpacing
@@ -34,11 +34,11 @@ struct TextLayout {
         let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         for paragraph in paragraphs {
             let scalars = paragraph.unicodeScalars.map(\.value)
-            let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts)
+            let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts, scriptFonts: scriptFonts)
             missing += whole.missing
             let direction: TextDirection = whole.isRightToLeft ? .rtl : .ltr
             for range in Self.wrap(whole, style: style, features: features) {
-                let line = Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts)
+                let line = Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts)
                 var glyphs: [(Font, ShapedGlyph)] = []
                 var pen = 0.0
                 for index in Itemizer.visualOrder(line.runs) {
