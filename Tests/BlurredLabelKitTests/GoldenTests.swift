@@ -1,0 +1,72 @@
+import BlurredLabelKit
+import GoldenImage
+import Testing
+
+/// The project's own golden images, in Golden/ (see README: record with BLURLABEL_RECORD).
+@Suite("Golden images")
+struct GoldenTests {
+    static func label(_ text: String, radius: Double? = 2.5, configure: (inout LabelStyle) throws -> Void = { _ in }) throws -> Image {
+        var style = LabelStyle()
+        try configure(&style)
+        let label = BlurredLabel(text: text, style: style)
+        if let radius { try label.blur(radius: radius) }
+        return try label.image
+    }
+
+    @Test func priceTag() throws {
+        assertGolden(try Self.label("56.00 €"), named: "label-price-tag")
+    }
+
+    @Test func transparentBackground() throws {
+        assertGolden(try Self.label("56.00 €") { $0.background = .transparent }, named: "label-transparent")
+    }
+
+    @Test func colouredOnColoured() throws {
+        assertGolden(try Self.label("SALE 19.99 €") {
+            $0.color = try Color(parsing: "#c0392b"); $0.background = try Color(parsing: "#fdebd0"); $0.text.size = 40
+        }, named: "label-coloured")
+    }
+
+    @Test func radiusTwentyIsNotClipped() throws {
+        let image = try Self.label("56.00 €", radius: 20)
+        assertGolden(image, named: "label-radius-20")
+        let white = (UInt8(255), UInt8(255), UInt8(255), UInt8(255))
+        for x in 0..<image.width { #expect(image[x, 0] == white && image[x, image.height - 1] == white) }
+        for y in 0..<image.height { #expect(image[0, y] == white && image[image.width - 1, y] == white) }
+    }
+
+    @Test func rightToLeft() throws {
+        assertGolden(try Self.label("‏56.00 ₪ מחיר") , named: "label-rtl-hebrew")
+        assertGolden(try Self.label("السعر ٥٦٫٠٠ درهم", radius: 1.5), named: "label-rtl-arabic")
+    }
+
+    @Test func twoLines() throws {
+        assertGolden(try Self.label("Members price\n56.00 €", radius: 2), named: "label-two-lines")
+    }
+
+    @Test func fixedCanvasSmallerThanContent() throws {
+        assertGolden(try Self.label("56.00 €") { $0.canvas = try CanvasSize(width: 70, height: 24) }, named: "label-canvas-clipped")
+    }
+
+    // Text layer: scripts and layouts, sharp.
+    @Test("scripts and layouts", arguments: [
+        ("text-devanagari", "क्षत्रिय श्री मूल्य ५६", TextAlignment.center, 0.0, 0.0, nil as Double?),
+        ("text-thai", "ราคา ๕๖ บาท น้ำ", .center, 0, 0, nil),
+        ("text-mixed-direction", "Total: שלום עולם 56.00 and مرحبا", .center, 0, 0, nil),
+        ("text-wrapped-right", "Prices shown blurred to visitors who are not logged in", .right, 0, 0, 220),
+        ("text-wrapped-start-rtl", "המחיר מוצג רק למשתמשים רשומים באתר", .start, 0, 0, 200),
+        ("text-letter-spacing", "56.00 €", .center, 4, 0, nil),
+        ("text-outline", "56.00 €", .center, 0, 2, nil),
+    ])
+    func textLayouts(name: String, text: String, alignment: TextAlignment, letterSpacing: Double, outline: Double, maxWidth: Double?) throws {
+        let image = try Self.label(text, radius: nil) {
+            $0.text.alignment = alignment; $0.text.letterSpacing = letterSpacing
+            $0.text.outlineWidth = outline; $0.text.maxWidth = maxWidth; $0.text.size = 28
+        }
+        assertGolden(image, named: name)
+    }
+
+    @Test func tabularFigures() throws {
+        assertGolden(try Self.label("1111.11 €\n8888.88 €", radius: nil) { $0.text.features = ["tnum"] }, named: "text-tnum")
+    }
+}
