@@ -187,3 +187,45 @@ struct TextRenderingTests {
         #expect(throws: FontError.self) { try Font(path: path, index: 3) }
     }
 }
+
+@Suite("Sharp rendering against Pillow with Raqm")
+struct ReferenceRenderTests {
+    static let names = ["price", "latin", "bold", "arabic", "hebrew", "devanagari"]
+
+    /// Pillow hints glyphs (FreeType's default) and we do not, so edges move by a fraction of a
+    /// pixel: compared with anti-aliasing tolerance, after aligning the two ink boxes.
+    @Test("same ink, aligned, within tolerance", arguments: names)
+    func matchesPillow(name: String) throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("reference")
+        let lines = try String(contentsOf: folder.appendingPathComponent(name + ".txt"), encoding: .utf8).split(separator: "\n")
+        let reference = try PNGDecoder.decode(contentsOf: folder.appendingPathComponent(name + ".png").path)
+        var style = LabelStyle(radius: 0)
+        style.text.size = 48
+        style.text.font = FontLibrary.embedded(try #require(FontLibrary.Embedded(rawValue: String(lines[0]))))
+        let ours = try BlurredLabel(text: String(lines[1]), style: style).image
+        #expect(abs(ours.width - reference.width) <= 2 && abs(ours.height - reference.height) <= 2,
+                "\(name): ink \(ours.width)x\(ours.height) vs \(reference.width)x\(reference.height)")
+        // Align the two ink boxes: try every shift of up to two pixels, keep the best.
+        let width = max(ours.width, reference.width) + 4, height = max(ours.height, reference.height) + 4
+        func placed(_ image: Image, dx: Int, dy: Int) throws -> Image {
+            var out = try Image(width: width, height: height, fill: .white)
+            for y in 0..<image.height {
+                let src = y * image.width * 4, dst = ((y + dy) * width + dx) * 4
+                out.pixels.replaceSubrange(dst..<(dst + image.width * 4), with: image.pixels[src..<(src + image.width * 4)])
+            }
+            return out
+        }
+        let comparison = ImageComparison(threshold: 0.25, maxDiffRatio: 0.01)
+        let expected = try placed(reference, dx: 2, dy: 2)
+        var best: ImageComparison.Result? = nil
+        for dy in 0...4 {
+            for dx in 0...4 {
+                let result = try comparison.compare(expected: expected, actual: try placed(ours, dx: dx, dy: dy))
+                if best == nil || result.differentPixels < best!.differentPixels { best = result }
+            }
+        }
+        let result = try #require(best)
+        let passes = result.passes
+        #expect(passes, "\(name): \(result.summary)")
+    }
+}
