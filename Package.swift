@@ -19,6 +19,7 @@ let package = Package(
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
         systemLibrary("CFriBiDi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
         // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
         .target(
             name: "BlurredLabelKit",
-            dependencies: ["CPNGShim", "CBlurKernels", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
+            dependencies: ["CPNGShim", "CBlurKernels", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
         ),
         .target(name: "GoldenImage", dependencies: ["BlurredLabelKit"]),
         .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit", "GoldenImage"]),

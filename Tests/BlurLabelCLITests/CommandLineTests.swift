@@ -158,3 +158,30 @@ struct ArgumentParserTests {
         #expect(spec.usage == "blurlabel t A [B] [options]")
     }
 }
+
+@Suite("animate command")
+struct AnimateCommandTests {
+    @Test func writesFramesAndAPNG() throws {
+        let folder = try temporaryFolder()
+        #expect(run(["animate", "56", "--steps", "4", "--max-radius", "5", "--frames", folder + "/f"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/f").sorted()
+                == ["frame-000.png", "frame-001.png", "frame-002.png", "frame-003.png", "frame-004.png"])
+        #expect(run(["animate", "56", "--steps", "4", "--bounce", "-o", folder + "/a.png"]).status == 0)
+        let first = try PNGDecoder.decode(contentsOf: folder + "/f/frame-000.png")
+        #expect(first.width > 0)
+    }
+
+    @Test("bad animation input", arguments: [
+        (["animate", "56", "--steps", "0", "-o", "x.png"], "--steps must be from 1"),
+        (["animate", "56", "--max-radius", "-2", "-o", "x.png"], "--max-radius must be from 0"),
+        (["animate", "56"], "missing -o OUT.png or --frames DIR"),
+        (["animate", "56", "-o", "x.png", "--reverse", "--bounce"], "cannot be combined"),
+        (["animate", "56", "-o", "x.png", "--radius", "2"], "unknown option '--radius'"),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        let folder = try temporaryFolder()
+        let result = run(arguments.map { $0 == "x.png" ? folder + "/x.png" : $0 })
+        #expect(result.status == 2 && result.err.contains(message), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
+    }
+}

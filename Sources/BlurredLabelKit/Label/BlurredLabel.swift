@@ -93,14 +93,7 @@ public final class BlurredLabel {
 
     /// The ink mask with `padding` empty pixels on every side.
     private func paddedMask() throws -> CoverageMask {
-        let ink = try sharpText().mask
-        let pad = padding
-        var padded = try CoverageMask(width: ink.width + 2 * pad, height: ink.height + 2 * pad)
-        for y in 0..<ink.height {
-            let src = y * ink.width, dst = (y + pad) * padded.width + pad
-            padded.values.replaceSubrange(dst..<(dst + ink.width), with: ink.values[src..<(src + ink.width)])
-        }
-        return padded
+        try sharpText().mask.padded(by: padding)
     }
 
     private func currentImage() throws -> Image {
@@ -124,12 +117,6 @@ public final class BlurredLabel {
 
     private func composite(_ mask: CoverageMask) throws -> (Image, Bool) {
         work.composites += 1
-        let width = style.canvas?.width ?? max(1, mask.width)
-        let height = style.canvas?.height ?? max(1, mask.height)
-        let left = (width - mask.width) / 2, top = (height - mask.height) / 2
-        let image = try Composite.place(mask, color: style.color, background: style.background,
-                                        width: width, height: height, left: left, top: top)
-        let clipped = style.canvas != nil && Composite.clips(mask, width: width, height: height, left: left, top: top)
-        return (image, clipped)
+        return try Composite.centered(mask, style: style)
     }
 }

@@ -41,6 +41,17 @@ enum Composite {
         return image
     }
 
+    /// `mask` coloured and centered on the style's canvas (or on a canvas its own size), and
+    /// whether a fixed canvas clipped some of it.
+    static func centered(_ mask: CoverageMask, style: LabelStyle) throws -> (image: Image, clipped: Bool) {
+        let width = style.canvas?.width ?? max(1, mask.width)
+        let height = style.canvas?.height ?? max(1, mask.height)
+        let left = (width - mask.width) / 2, top = (height - mask.height) / 2
+        let image = try place(mask, color: style.color, background: style.background,
+                              width: width, height: height, left: left, top: top)
+        return (image, style.canvas != nil && clips(mask, width: width, height: height, left: left, top: top))
+    }
+
     /// True when some coverage lies outside the canvas region the mask was placed in.
     static func clips(_ mask: CoverageMask, width: Int, height: Int, left: Int, top: Int) -> Bool {
         for y in 0..<mask.height {

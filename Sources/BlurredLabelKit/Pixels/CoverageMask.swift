@@ -28,4 +28,14 @@ public struct CoverageMask: Equatable, Sendable {
         get { values[y * width + x] }
         set { values[y * width + x] = newValue }
     }
+
+    /// This mask with `pad` empty pixels added on every side.
+    public func padded(by pad: Int) throws -> CoverageMask {
+        var out = try CoverageMask(width: width + 2 * pad, height: height + 2 * pad)
+        for y in 0..<height {
+            let src = y * width, dst = (y + pad) * out.width + pad
+            out.values.replaceSubrange(dst..<(dst + width), with: values[src..<(src + width)])
+        }
+        return out
+    }
 }
