@@ -115,39 +115,39 @@ void bl_fir_vertical(const bl_layout *L, const float *w, int radius,
     FAST_FLOATS_END
 }
 
-/* One line of BL_LANES independent signals: a causal sweep into `scratch`, then an anticausal
+/* One line of LANES independent signals: a causal sweep into `scratch`, then an anticausal
    sweep that adds its half; `finished` receives each output sample through the caller's macro. */
-#define DERICHE_LINE(COUNT, LOAD, FINISH)                                                       \
+#define DERICHE_LINE(LANES, COUNT, LOAD, FINISH)                                                       \
     do {                                                                                        \
         const bl_section s = sections[0], t = sections[1];                                      \
-        float x1[BL_LANES], a1[BL_LANES], a2[BL_LANES], b1[BL_LANES], b2[BL_LANES];             \
+        float x1[LANES], a1[LANES], a2[LANES], b1[LANES], b2[LANES];             \
         const float *first = LOAD(0), *last = LOAD((COUNT) - 1);                                 \
-        for (int l = 0; l < BL_LANES; l++) {                                                    \
+        for (int l = 0; l < LANES; l++) {                                                    \
             float e = L->clamp ? first[l] : 0.0f;                                               \
             x1[l] = e; a1[l] = a2[l] = e * s.causal_gain; b1[l] = b2[l] = e * t.causal_gain;    \
         }                                                                                       \
         for (int i = 0; i < (COUNT); i++) {                                                     \
             const float *x = LOAD(i);                                                           \
-            float *out = scratch + (size_t)i * BL_LANES;                                        \
-            for (int l = 0; l < BL_LANES; l++) {                                                \
-                float ya = s.n0 * x[l] + s.n1 * x1[l] + s.p1 * a1[l] + s.p2 * a2[l];            \
-                float yb = t.n0 * x[l] + t.n1 * x1[l] + t.p1 * b1[l] + t.p2 * b2[l];            \
+            float *out = scratch + (size_t)i * LANES;                                        \
+            for (int l = 0; l < LANES; l++) {                                                \
+                float ya = (s.n0 * x[l] + s.n1 * x1[l] + s.p2 * a2[l]) + s.p1 * a1[l];            \
+                float yb = (t.n0 * x[l] + t.n1 * x1[l] + t.p2 * b2[l]) + t.p1 * b1[l];            \
                 a2[l] = a1[l]; a1[l] = ya; b2[l] = b1[l]; b1[l] = yb; x1[l] = x[l];             \
                 out[l] = ya + yb;                                                               \
             }                                                                                   \
         }                                                                                       \
-        float xn1[BL_LANES], xn2[BL_LANES], result[BL_LANES];                                  \
-        for (int l = 0; l < BL_LANES; l++) {                                                    \
+        float xn1[LANES], xn2[LANES], result[LANES];                                  \
+        for (int l = 0; l < LANES; l++) {                                                    \
             float e = L->clamp ? last[l] : 0.0f;                                                \
             xn1[l] = xn2[l] = e; a1[l] = a2[l] = e * s.anticausal_gain;                         \
             b1[l] = b2[l] = e * t.anticausal_gain;                                              \
         }                                                                                       \
         for (int i = (COUNT) - 1; i >= 0; i--) {                                                \
             const float *x = LOAD(i);                                                           \
-            const float *causal = scratch + (size_t)i * BL_LANES;                               \
-            for (int l = 0; l < BL_LANES; l++) {                                                \
-                float za = s.m1 * xn1[l] + s.m2 * xn2[l] + s.p1 * a1[l] + s.p2 * a2[l];         \
-                float zb = t.m1 * xn1[l] + t.m2 * xn2[l] + t.p1 * b1[l] + t.p2 * b2[l];         \
+            const float *causal = scratch + (size_t)i * LANES;                               \
+            for (int l = 0; l < LANES; l++) {                                                \
+                float za = (s.m1 * xn1[l] + s.m2 * xn2[l] + s.p2 * a2[l]) + s.p1 * a1[l];         \
+                float zb = (t.m1 * xn1[l] + t.m2 * xn2[l] + t.p2 * b2[l]) + t.p1 * b1[l];         \
                 a2[l] = a1[l]; a1[l] = za; b2[l] = b1[l]; b1[l] = zb;                           \
                 xn2[l] = xn1[l]; xn1[l] = x[l];                                                 \
                 result[l] = causal[l] + (za + zb);                                              \
@@ -158,7 +158,7 @@ void bl_fir_vertical(const bl_layout *L, const float *w, int radius,
 
 /* Transposing helpers for the horizontal recursive pass, one per channel count so every loop
    has a constant trip count (and none becomes a call to memcpy). */
-static inline void fill_block_rgba(float *block, const uint8_t *source, const bl_layout *L, int y0, int rows) {
+static inline __attribute__((always_inline)) void fill_block_rgba(float *block, const uint8_t *source, const bl_layout *L, int y0, int rows) {
     for (int x = 0; x < L->width; x++) {
         float *b = block + (size_t)x * BL_LANES;
         for (int r = 0; r < BL_LANES / 4; r++) {
@@ -169,7 +169,7 @@ static inline void fill_block_rgba(float *block, const uint8_t *source, const bl
     }
 }
 
-static inline void fill_block_mask(float *block, const uint8_t *source, const bl_layout *L, int y0, int rows) {
+static inline __attribute__((always_inline)) void fill_block_mask(float *block, const uint8_t *source, const bl_layout *L, int y0, int rows) {
     const uint8_t *row[BL_LANES];
     for (int r = 0; r < BL_LANES; r++) row[r] = source + (size_t)(y0 + (r < rows ? r : rows - 1)) * L->row_length;
     for (int x = 0; x < L->width; x++) {
@@ -178,15 +178,42 @@ static inline void fill_block_mask(float *block, const uint8_t *source, const bl
     }
 }
 
-static inline void store_rows_rgba(float *plane, const bl_layout *L, int y0, int rows, int x, const float *v) {
-    for (int r = 0; r < rows; r++) {
-        float *q = plane + (size_t)(y0 + r) * L->float_stride + (size_t)x * 4;
-        q[0] = v[r * 4]; q[1] = v[r * 4 + 1]; q[2] = v[r * 4 + 2]; q[3] = v[r * 4 + 3];
+/* The recursive passes keep their intermediate plane strip-major: strip s (samples 16s to
+   16s+15 of every row) is one contiguous block of height × BL_LANES floats, so the vertical pass
+   streams through memory instead of striding a whole row (32 KB) per step. */
+static inline float *strip_major(float *plane, const bl_layout *L, int y, int sample) {
+    return plane + ((size_t)(sample / BL_LANES) * (size_t)L->height + (size_t)y) * BL_LANES + sample % BL_LANES;
+}
+
+/* A filtered group (scratch: width × BL_LANES floats, x-major) into the strip-major plane:
+   each strip's rows of the group are one contiguous run, written whole. */
+static inline __attribute__((always_inline)) void store_group_rgba(float *plane, const bl_layout *L, int y0, int rows, const float *scratch) {
+    const int strips = (L->row_length + BL_LANES - 1) / BL_LANES;
+    for (int s = 0; s < strips; s++) {
+        float block[BL_LANES / 4][BL_LANES]; /* [row][4 pixels × 4 channels] */
+        for (int p = 0; p < 4; p++) {
+            int x = s * 4 + p;
+            const float *v = scratch + (size_t)(x < L->width ? x : 0) * BL_LANES;
+            float keep = x < L->width ? 1.0f : 0.0f; /* the last strip's unused lanes stay zero */
+            for (int r = 0; r < BL_LANES / 4; r++)
+                for (int c = 0; c < 4; c++) block[r][p * 4 + c] = v[r * 4 + c] * keep;
+        }
+        for (int r = 0; r < rows; r++) memcpy(strip_major(plane, L, y0 + r, s * BL_LANES), block[r], sizeof block[r]);
     }
 }
 
-static inline void store_rows_mask(float *plane, const bl_layout *L, int y0, int rows, int x, const float *v) {
-    for (int r = 0; r < rows; r++) plane[(size_t)(y0 + r) * L->float_stride + x] = v[r];
+static inline __attribute__((always_inline)) void store_group_mask(float *plane, const bl_layout *L, int y0, int rows, const float *scratch) {
+    const int strips = (L->row_length + BL_LANES - 1) / BL_LANES;
+    for (int s = 0; s < strips; s++) {
+        float block[BL_LANES][BL_LANES]; /* [row][16 pixels] */
+        for (int p = 0; p < BL_LANES; p++) {
+            int x = s * BL_LANES + p;
+            const float *v = scratch + (size_t)(x < L->width ? x : 0) * BL_LANES;
+            float keep = x < L->width ? 1.0f : 0.0f;
+            for (int r = 0; r < BL_LANES; r++) block[r][p] = v[r] * keep;
+        }
+        for (int r = 0; r < rows; r++) memcpy(strip_major(plane, L, y0 + r, s * BL_LANES), block[r], sizeof block[r]);
+    }
 }
 
 BL_MULTIVERSION
@@ -203,14 +230,10 @@ void bl_deriche_horizontal(const bl_layout *L, const bl_section sections[2],
         if (ch == 4) fill_block_rgba(block, source, L, y0, rows);
         else fill_block_mask(block, source, L, y0, rows);
 #define LOAD_BLOCK(i) (block + (size_t)(i) * BL_LANES)
-#define STORE_ROWS(i, v)                                                                        \
-        if (ch == 4) store_rows_rgba(plane, L, y0, rows, i, v);                                 \
-        else store_rows_mask(plane, L, y0, rows, i, v);
-        DERICHE_LINE(w, LOAD_BLOCK, STORE_ROWS);
-        for (int r = 0; r < rows; r++) {
-            float *q = plane + (size_t)(y0 + r) * L->float_stride;
-            for (int i = L->row_length; i < L->float_stride; i++) q[i] = 0.0f;
-        }
+#define STORE_ROWS(i, v) memcpy(scratch + (size_t)(i) * BL_LANES, v, sizeof(float) * BL_LANES);
+        DERICHE_LINE(BL_LANES, w, LOAD_BLOCK, STORE_ROWS);
+        if (ch == 4) store_group_rgba(plane, L, y0, rows, scratch);
+        else store_group_mask(plane, L, y0, rows, scratch);
 #undef LOAD_BLOCK
 #undef STORE_ROWS
     }
@@ -221,10 +244,10 @@ void bl_deriche_horizontal(const bl_layout *L, const bl_section sections[2],
 
 /* Premultiplied colour never exceeds alpha; the recursive filter's tiny negative lobes could
    otherwise push a channel one level over. */
-static inline void clamp_colour_to_alpha(uint8_t *q, int count) {
-    for (int l = 0; l + 3 < count; l += 4) {
-        uint8_t a = q[l + 3];
-        q[l] = q[l] < a ? q[l] : a; q[l + 1] = q[l + 1] < a ? q[l + 1] : a; q[l + 2] = q[l + 2] < a ? q[l + 2] : a;
+static inline __attribute__((always_inline)) void clamp_colour_to_alpha(float *v) {
+    for (int l = 0; l < BL_LANES; l++) {
+        float a = v[(l & ~3) + 3];
+        v[l] = v[l] < a ? v[l] : a;
     }
 }
 
@@ -238,15 +261,16 @@ void bl_deriche_vertical(const bl_layout *L, const bl_section sections[2],
     for (int strip = strip_begin; strip < strip_end; strip++) {
         const int j = strip * BL_LANES;
         const int count = n - j < BL_LANES ? n - j : BL_LANES;
-#define LOAD_PLANE(i) (plane + (size_t)(i) * L->float_stride + j)
+        const float *column = plane + (size_t)strip * (size_t)h * BL_LANES;
+#define LOAD_PLANE(i) (column + (size_t)(i) * BL_LANES)
 #define STORE_BYTES(i, v)                                                                       \
         {                                                                                       \
             uint8_t *q = destination + (size_t)(i) * n + j;                                     \
+            if (ch == 4) clamp_colour_to_alpha(v);                                             \
             if (count == BL_LANES) { for (int l = 0; l < BL_LANES; l++) q[l] = to_byte((v)[l]); } \
             else { for (int l = 0; l < count; l++) q[l] = to_byte((v)[l]); }                   \
-            if (ch == 4) clamp_colour_to_alpha(q, count);                                      \
         }
-        DERICHE_LINE(h, LOAD_PLANE, STORE_BYTES);
+        DERICHE_LINE(BL_LANES, h, LOAD_PLANE, STORE_BYTES);
 #undef LOAD_PLANE
 #undef STORE_BYTES
     }

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Samples filtered together by the recursive passes. */
+/* Samples filtered together by the recursive passes: a group of rows transposed (horizontal),
+   or a strip of 16 samples of every row (vertical). */
 #define BL_LANES 16
 
 typedef struct {
