@@ -32,86 +32,73 @@ static inline uint8_t to_byte(float v) {
     return (uint8_t)(int)v;
 }
 
-BL_MULTIVERSION
-void bl_fir_horizontal(const bl_layout *L, const float *w, int radius,
-                       const uint8_t *source, float *plane, int row_begin, int row_end) {
-    FAST_FLOATS_BEGIN
+/* One row through the horizontal FIR: 8-bit samples in, floats out (row_length of them). */
+static inline __attribute__((always_inline)) void fir_row(const bl_layout *L, const float *w, int radius,
+                                                          const uint8_t *row, float *padded, float *out) {
     const int ch = L->channels, n = L->row_length, pad = radius * ch;
-    const int padded_length = L->float_stride + 2 * pad + FIR_BLOCK;
-    float *padded = (float *)aligned_alloc(64, (size_t)((padded_length * 4 + 63) / 64 * 64));
-    if (!padded) abort();
     float *p = padded + pad;
-    for (int y = row_begin; y < row_end; y++) {
-        const uint8_t *row = source + (size_t)y * n;
-        for (int i = 0; i < n; i++) p[i] = (float)row[i];
-        for (int i = n; i < padded_length - pad; i++) p[i] = 0.0f;
-        for (int i = 0; i < pad; i++) {
-            int k = i % ch;
-            p[i - pad] = L->clamp ? (float)row[k] : 0.0f;
-            p[n + i] = L->clamp ? (float)row[n - ch + k] : 0.0f;
-        }
-        float *out = plane + (size_t)y * L->float_stride;
-        for (int j0 = 0; j0 < n; j0 += FIR_BLOCK) {
-            float acc[FIR_BLOCK];
-            for (int j = 0; j < FIR_BLOCK; j++) acc[j] = w[0] * p[j0 + j];
-            for (int k = 1; k <= radius; k++) {
-                const float *left = p + j0 - k * ch, *right = p + j0 + k * ch;
-                const float wk = w[k];
-                for (int j = 0; j < FIR_BLOCK; j++) acc[j] += wk * (left[j] + right[j]);
-            }
-            int count = n - j0 < FIR_BLOCK ? n - j0 : FIR_BLOCK;
-            if (j0 + FIR_BLOCK <= L->float_stride) memcpy(out + j0, acc, sizeof acc);
-            else memcpy(out + j0, acc, sizeof(float) * (size_t)count);
-        }
-        for (int i = n; i < L->float_stride; i++) out[i] = 0.0f;
+    for (int i = 0; i < n; i++) p[i] = (float)row[i];
+    for (int i = n; i < L->float_stride + FIR_BLOCK; i++) p[i] = 0.0f;
+    for (int i = 0; i < pad; i++) {
+        int k = i % ch;
+        p[i - pad] = L->clamp ? (float)row[k] : 0.0f;
+        p[n + i] = L->clamp ? (float)row[n - ch + k] : 0.0f;
     }
-    free(padded);
-    FAST_FLOATS_END
+    for (int j0 = 0; j0 < n; j0 += FIR_BLOCK) {
+        float acc[FIR_BLOCK];
+        for (int j = 0; j < FIR_BLOCK; j++) acc[j] = w[0] * p[j0 + j];
+        for (int k = 1; k <= radius; k++) {
+            const float *left = p + j0 - k * ch, *right = p + j0 + k * ch;
+            const float wk = w[k];
+            for (int j = 0; j < FIR_BLOCK; j++) acc[j] += wk * (left[j] + right[j]);
+        }
+        memcpy(out + j0, acc, sizeof acc);
+    }
 }
 
 BL_MULTIVERSION
-void bl_fir_vertical(const bl_layout *L, const float *w, int radius,
-                     const float *plane, uint8_t *destination, int row_begin, int row_end) {
+void bl_fir_rows(const bl_layout *L, const float *w, int radius,
+                 const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
     FAST_FLOATS_BEGIN
-    const int h = L->height, n = L->row_length, stride = L->float_stride;
-    float *zero = (float *)calloc((size_t)stride + FIR_BLOCK, sizeof(float));
-    const float **up = (const float **)malloc(sizeof(float *) * (size_t)(radius + 1));
-    const float **down = (const float **)malloc(sizeof(float *) * (size_t)(radius + 1));
-    if (!zero || !up || !down) abort();
+    const int h = L->height, n = L->row_length, ch = L->channels;
+    const int slots = 2 * radius + 1;
+    const size_t stride = (size_t)L->float_stride + FIR_BLOCK;
+    float *ring = (float *)aligned_alloc(64, sizeof(float) * stride * (size_t)slots);
+    float *zero = (float *)aligned_alloc(64, sizeof(float) * stride);
+    float *padded = (float *)aligned_alloc(64, sizeof(float) * (stride + 2 * (size_t)radius * ch + FIR_BLOCK + 16));
+    const float **rows = (const float **)malloc(sizeof(float *) * (size_t)slots);
+    if (!ring || !zero || !padded || !rows) abort();
+    memset(zero, 0, sizeof(float) * stride);
+    int filtered_up_to = row_begin - radius - 1; /* rows of the image already in the ring */
     for (int y = row_begin; y < row_end; y++) {
-        for (int k = 0; k <= radius; k++) {
-            int a = y - k, b = y + k;
-            if (L->clamp) {
-                a = a < 0 ? 0 : a;
-                b = b >= h ? h - 1 : b;
-                up[k] = plane + (size_t)a * stride;
-                down[k] = plane + (size_t)b * stride;
-            } else {
-                up[k] = a >= 0 ? plane + (size_t)a * stride : zero;
-                down[k] = b < h ? plane + (size_t)b * stride : zero;
-            }
+        /* Horizontally filter the rows this output row needs that are not in the ring yet. */
+        int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
+        for (int k = first; k <= y + radius; k++) {
+            if (k < 0 || k >= h) continue;
+            fir_row(L, w, radius, source + (size_t)k * n, padded, ring + (size_t)(k % slots) * stride);
+        }
+        filtered_up_to = y + radius;
+        for (int k = -radius; k <= radius; k++) {
+            int r = y + k;
+            if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
+            rows[k + radius] = (r < 0 || r >= h) ? zero : ring + (size_t)(r % slots) * stride;
         }
         uint8_t *out = destination + (size_t)y * n;
+        const float *centre = rows[radius];
         for (int j0 = 0; j0 < n; j0 += FIR_BLOCK) {
             float acc[FIR_BLOCK];
-            int count = n - j0 < FIR_BLOCK ? n - j0 : FIR_BLOCK;
-            if (count == FIR_BLOCK && j0 + FIR_BLOCK <= stride) {
-                for (int j = 0; j < FIR_BLOCK; j++) acc[j] = w[0] * up[0][j0 + j];
-                for (int k = 1; k <= radius; k++) {
-                    const float *a = up[k] + j0, *b = down[k] + j0;
-                    const float wk = w[k];
-                    for (int j = 0; j < FIR_BLOCK; j++) acc[j] += wk * (a[j] + b[j]);
-                }
-                for (int j = 0; j < FIR_BLOCK; j++) out[j0 + j] = to_byte(acc[j]);
-            } else {
-                for (int j = 0; j < count; j++) acc[j] = w[0] * up[0][j0 + j];
-                for (int k = 1; k <= radius; k++)
-                    for (int j = 0; j < count; j++) acc[j] += w[k] * (up[k][j0 + j] + down[k][j0 + j]);
-                for (int j = 0; j < count; j++) out[j0 + j] = to_byte(acc[j]);
+            for (int j = 0; j < FIR_BLOCK; j++) acc[j] = w[0] * centre[j0 + j];
+            for (int k = 1; k <= radius; k++) {
+                const float *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
+                const float wk = w[k];
+                for (int j = 0; j < FIR_BLOCK; j++) acc[j] += wk * (a[j] + b[j]);
             }
+            int count = n - j0 < FIR_BLOCK ? n - j0 : FIR_BLOCK;
+            if (count == FIR_BLOCK) for (int j = 0; j < FIR_BLOCK; j++) out[j0 + j] = to_byte(acc[j]);
+            else for (int j = 0; j < count; j++) out[j0 + j] = to_byte(acc[j]);
         }
     }
-    free(zero); free(up); free(down);
+    free(ring); free(zero); free(padded); free(rows);
     FAST_FLOATS_END
 }
 

@@ -51,11 +51,11 @@ func hardEdgedMask(width: Int, height: Int, seed: UInt64) -> [UInt8] {
 
 @Suite("Gaussian blur")
 struct GaussianBlurTests {
-    static let sigmas: [Double] = [0.5, 1, 2.5, 8, 20, 50, 100]
+    static let sigmas: [Double] = [0.1, 0.5, 1, 2.5, 2.99, 3, 8, 20, 50, 100, 500]
 
     @Test("within one level of a float64 Gaussian, mean under 0.1", arguments: sigmas, [BlurEdges.clamp, .transparent])
     func accuracy(sigma: Double, edges: BlurEdges) throws {
-        let width = 53, height = 41
+        let width = 53, height = 41 // odd sizes: partial strips and blocks
         let values = hardEdgedMask(width: width, height: height, seed: UInt64(sigma * 10))
         let mask = try CoverageMask(width: width, height: height, values: values)
         let blurred = try GaussianBlur(sigma: sigma, edges: edges).apply(to: mask)

@@ -61,46 +61,42 @@ public struct GaussianBlur: Sendable {
         let layout = bl_layout(width: Int32(width), height: Int32(height), channels: Int32(channels),
                                row_length: Int32(rowLength), float_stride: Int32((rowLength + lanes - 1) / lanes * lanes),
                                clamp: edges == .clamp ? 1 : 0)
-        let planeCount = Int(layout.float_stride) * height
-        let buffer = ScratchPool.shared.take(bytes: planeCount * 4)
-        defer { ScratchPool.shared.recycle(buffer) }
-        let plane = buffer.pointer.bindMemory(to: Float.self, capacity: planeCount)
         // Raw addresses cross into the workers; each worker touches only its own rows or strips.
-        let src = UnsafeSendable(source), dst = UnsafeSendable(destination), mid = UnsafeSendable(plane)
+        let src = UnsafeSendable(source), dst = UnsafeSendable(destination)
         let shape = UnsafeSendableArray([layout])
         defer { shape.free() }
-        do {
-            switch plan {
-            case .copy:
-                return
-            case let .fir(kernel):
-                let weights = UnsafeSendableArray(kernel.weights)
-                let radius = Int32(kernel.radius)
-                parallelRanges(height, threads: threads) { rows in
-                    bl_fir_horizontal(shape.pointer, weights.pointer, radius, src.pointer, mid.pointer,
-                                      Int32(rows.lowerBound), Int32(rows.upperBound))
-                }
-                parallelRanges(height, threads: threads) { rows in
-                    bl_fir_vertical(shape.pointer, weights.pointer, radius, mid.pointer, dst.pointer,
-                                    Int32(rows.lowerBound), Int32(rows.upperBound))
-                }
-                weights.free()
-            case let .recursive(coefficients):
-                let sections = UnsafeSendableArray(coefficients.sections.map {
-                    bl_section(n0: $0.n0, n1: $0.n1, m1: $0.m1, m2: $0.m2, p1: $0.p1, p2: $0.p2,
-                               causal_gain: $0.causalGain, anticausal_gain: $0.anticausalGain)
-                })
-                let rowsPerGroup = lanes / channels
-                parallelRanges((height + rowsPerGroup - 1) / rowsPerGroup, threads: threads) { groups in
-                    bl_deriche_horizontal(shape.pointer, sections.pointer, src.pointer, mid.pointer,
-                                          Int32(groups.lowerBound), Int32(groups.upperBound))
-                }
-                parallelRanges((rowLength + lanes - 1) / lanes, threads: threads) { strips in
-                    bl_deriche_vertical(shape.pointer, sections.pointer, mid.pointer, dst.pointer,
-                                        Int32(strips.lowerBound), Int32(strips.upperBound))
-                }
-                sections.free()
+        switch plan {
+        case .copy:
+            return
+        case let .fir(kernel):
+            let weights = UnsafeSendableArray(kernel.weights)
+            let radius = Int32(kernel.radius)
+            parallelRanges(height, threads: threads) { rows in
+                bl_fir_rows(shape.pointer, weights.pointer, radius, src.pointer, dst.pointer,
+                            Int32(rows.lowerBound), Int32(rows.upperBound))
             }
+            weights.free()
+        case let .recursive(coefficients):
+            // The intermediate plane, strip-major (see blur_kernels.h), reused between calls.
+            let planeCount = Int(layout.float_stride) * height
+            let buffer = ScratchPool.shared.take(bytes: planeCount * 4)
+            defer { ScratchPool.shared.recycle(buffer) }
+            let mid = UnsafeSendable(buffer.pointer.bindMemory(to: Float.self, capacity: planeCount))
+            let sections = UnsafeSendableArray(coefficients.sections.map {
+                bl_section(n0: $0.n0, n1: $0.n1, m1: $0.m1, m2: $0.m2, p1: $0.p1, p2: $0.p2,
+                           causal_gain: $0.causalGain, anticausal_gain: $0.anticausalGain)
+            })
+            let rowsPerGroup = lanes / channels
+            parallelRanges((height + rowsPerGroup - 1) / rowsPerGroup, threads: threads) { groups in
+                bl_deriche_horizontal(shape.pointer, sections.pointer, src.pointer, mid.pointer,
+                                      Int32(groups.lowerBound), Int32(groups.upperBound))
+            }
+            parallelRanges((rowLength + lanes - 1) / lanes, threads: threads) { strips in
+                bl_deriche_vertical(shape.pointer, sections.pointer, mid.pointer, dst.pointer,
+                                    Int32(strips.lowerBound), Int32(strips.upperBound))
+            }
+            sections.free()
+        }
         }
     }
 }

@@ -28,11 +28,11 @@ typedef struct {
     float causal_gain, anticausal_gain; /* steady-state output for a constant input of 1 */
 } bl_section;
 
-/* FIR with a symmetric kernel: weights[0] is the centre tap, weights[1...radius] each side. */
-void bl_fir_horizontal(const bl_layout *layout, const float *weights, int radius,
-                       const uint8_t *source, float *plane, int row_begin, int row_end);
-void bl_fir_vertical(const bl_layout *layout, const float *weights, int radius,
-                     const float *plane, uint8_t *destination, int row_begin, int row_end);
+/* FIR with a symmetric kernel: weights[0] is the centre tap, weights[1...radius] each side.
+   Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
+   kept in a ring of 2*radius+1 rows, so no full-size intermediate plane is made. */
+void bl_fir_rows(const bl_layout *layout, const float *weights, int radius,
+                 const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
 
 /* Deriche's recursive filter, two sections. Horizontal works on groups of BL_LANES/channels
    rows; vertical on strips of BL_LANES samples of a row. */
