@@ -97,7 +97,6 @@ public struct GaussianBlur: Sendable {
             }
             sections.free()
         }
-        }
     }
 }
 
