@@ -185,3 +185,51 @@ struct AnimateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
     }
 }
+
+@Suite("redact command")
+struct RedactCommandTests {
+    func writeGreyPicture(_ path: String) throws {
+        var image = try Image(width: 64, height: 32, fill: .white)
+        for y in 8..<24 { for x in 4..<60 where (x / 3) % 2 == 0 { let i = (y * 64 + x) * 4; image.pixels[i] = 0; image.pixels[i + 1] = 0; image.pixels[i + 2] = 0 } }
+        try FileIO.write(try PNGEncoder().encode(image), to: path)
+    }
+
+    @Test func keepsGreyAndWarnsAboutCosmeticModes() throws {
+        let folder = try temporaryFolder()
+        try writeGreyPicture(folder + "/in.png")
+        let result = run(["redact", folder + "/in.png", "--rect", "4,8,20,16", "--rect", "40,24,-10,-16:pixelate", "-o", folder + "/out.png"])
+        #expect(result.status == 0 && result.err.contains("cosmetic") && result.err.contains("secure"))
+        #expect(try PNGDecoder.decodeWithHeader(contentsOf: folder + "/out.png").header.colorType == 0)
+        let secure = run(["redact", folder + "/in.png", "--rect", "4,8,20,16", "--mode", "secure", "-o", folder + "/s.png"])
+        #expect(secure.status == 0 && secure.err.isEmpty)
+    }
+
+    @Test func inPlaceReplacesAtomicallyAndOnlyWhenAsked() throws {
+        let folder = try temporaryFolder()
+        try writeGreyPicture(folder + "/in.png")
+        let before = try FileIO.read(folder + "/in.png")
+        #expect(run(["redact", folder + "/in.png", "--rect", "0,0,10,10:fill", "-o", folder + "/in.png"]).status == 2)
+        #expect(try FileIO.read(folder + "/in.png") == before)
+        #expect(run(["redact", folder + "/in.png", "--rect", "0,0,10,10:fill", "--in-place"]).status == 0)
+        #expect(try FileIO.read(folder + "/in.png") != before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["in.png"])
+    }
+
+    @Test("bad regions: one line naming the region, exit 2, nothing written", arguments: [
+        (["--rect", "100,100,5,5"], "region 1 (100,100,5,5) lies entirely outside"),
+        (["--rect", "1,1,5,5", "--rect", "3,3,0,4"], "region 2 (3,3,0,4) has no area"),
+        (["--rect", "1,1,5"], "region 1: '1,1,5' is not X,Y,W,H"),
+        (["--rect", "1,1,a,5"], "region 1: '1,1,a,5' is not X,Y,W,H"),
+        (["--rect", "1,1,5,5:blurry"], "unknown mode 'blurry'"),
+        (["--rect", "1,1,5,5", "--mode", "smear"], "unknown mode 'smear'"),
+        ([] as [String], "give at least one --rect"),
+    ])
+    func badRegions(extra: [String], message: String) throws {
+        let folder = try temporaryFolder()
+        try writeGreyPicture(folder + "/in.png")
+        let result = run(["redact", folder + "/in.png", "-o", folder + "/out.png"] + extra)
+        #expect(result.status == 2 && result.err.contains(message), "\(result.err)")
+        #expect(result.err.filter { $0 == "\n" }.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
+    }
+}

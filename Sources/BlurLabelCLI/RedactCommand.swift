@@ -1,0 +1,96 @@
+import BlurredLabelKit
+import Foundation
+
+/// `blurlabel redact IN.png --rect X,Y,W,H[:MODE] ... -o OUT.png`: obscure rectangles of an image.
+enum RedactCommand {
+    static let modes = ["blur", "pixelate", "fill", "secure"]
+
+    static let spec = CommandSpec(
+        name: "redact",
+        summary: "blur, pixelate, fill or securely obscure rectangles of a PNG",
+        positionals: ["IN.png"],
+        options: [
+            OptionSpec(name: "--output", short: "-o", value: "OUT.png", help: "where to write the PNG ('-' for standard output)"),
+            OptionSpec(name: "--rect", value: "X,Y,W,H[:MODE]", repeatable: true,
+                       help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"),
+            OptionSpec(name: "--mode", value: "MODE", help: "blur (default), pixelate, fill or secure, for regions without their own"),
+            OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur and secure sigma in pixels (default 8)"),
+            OptionSpec(name: "--block", value: "N", help: "pixelate block size in pixels (default 12)"),
+            OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
+            OptionSpec(name: "--in-place", help: "replace IN.png (atomically) instead of writing -o"),
+            OptionSpec(name: "--max-pixels", value: "N", help: "refuse inputs larger than N pixels (default 100000000)"),
+        ],
+        details: """
+        Regions apply in order; overlapping ones compose in that order. Pixels outside every region are
+        left exactly as they were. blur and pixelate are cosmetic: text under them can often be
+        recovered. secure looks like a blur but is made only from the pixels around the region, so
+        nothing inside can be recovered; fill paints over. The input is never overwritten without
+        --in-place.
+        """
+    )
+
+    static let command = CommandLineTool.Command(spec: spec) { arguments, output in
+        let input = arguments.positionals[0]
+        let inPlace = arguments.has("--in-place")
+        guard let destination = inPlace ? input : arguments.value("--output") else {
+            throw UsageError(message: "missing -o OUT.png (or --in-place)")
+        }
+        if inPlace && arguments.value("--output") != nil { throw UsageError(message: "give -o or --in-place, not both") }
+        if inPlace && input == "-" { throw UsageError(message: "--in-place needs a file, not standard input") }
+        if !inPlace && destination != "-" && input != "-" && sameFile(input, destination) {
+            throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
+        }
+        let rects = arguments.all("--rect")
+        guard !rects.isEmpty else { throw UsageError(message: "give at least one --rect X,Y,W,H") }
+        let defaultMode = arguments.value("--mode") ?? "blur"
+        let radius = try OptionValues.number(arguments.value("--radius") ?? "8", option: "--radius", range: 0...1000)
+        let block = try OptionValues.integer(arguments.value("--block") ?? "12", option: "--block", range: 1...10_000)
+        let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
+        let maxPixels = try OptionValues.integer(arguments.value("--max-pixels") ?? String(PNGDecoder.defaultMaxPixels),
+                                                 option: "--max-pixels", range: 1...Image.maximumPixels)
+        var regions: [(Redaction.Rect, Redaction.Mode)] = []
+        for (index, text) in rects.enumerated() {
+            let (rect, modeName) = try parseRect(text, index: index)
+            let name = modeName ?? defaultMode
+            let mode: Redaction.Mode
+            switch name {
+            case "blur": mode = .blur(radius: radius)
+            case "pixelate": mode = .pixelate(block: block)
+            case "fill": mode = .fill(color)
+            case "secure": mode = .secure(radius: radius)
+            default: throw UsageError(message: "region \(index + 1) (\(text)): unknown mode '\(name)' (modes: \(modes.joined(separator: ", ")))")
+            }
+            regions.append((rect, mode))
+        }
+        let image = try PNGDecoder.decode(contentsOf: input, maxPixels: maxPixels)
+        var redaction = Redaction(image: image)
+        for (rect, mode) in regions { redaction.add(rect, mode: mode) }
+        let result = try redaction.render()
+        if regions.contains(where: { $0.1.isCosmetic }) {
+            output.standardError("blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n")
+        }
+        try writePNG(result, to: destination)
+        return 0
+    }
+
+    /// `X,Y,W,H` with an optional `:MODE`.
+    static func parseRect(_ text: String, index: Int) throws -> (Redaction.Rect, String?) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
+            throw UsageError(message: "region \(index + 1): '\(text)' is not X,Y,W,H[:MODE] with whole numbers")
+        }
+        let n = numbers.map { $0! }
+        guard n.allSatisfy({ abs($0) <= 1 << 24 }) else { throw UsageError(message: "region \(index + 1): '\(text)' is out of range") }
+        return (Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3]), parts.count == 2 ? String(parts[1]) : nil)
+    }
+
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        let fm = FileManager.default
+        guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b) else {
+            return URL(fileURLWithPath: a).standardizedFileURL == URL(fileURLWithPath: b).standardizedFileURL
+        }
+        return (x[.systemFileNumber] as? Int) == (y[.systemFileNumber] as? Int)
+            && (x[.systemNumber] as? Int) == (y[.systemNumber] as? Int)
+    }
+}

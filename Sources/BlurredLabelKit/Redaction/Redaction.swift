@@ -1,0 +1,147 @@
+/// An image and an ordered list of rectangles to obscure, as a person drags them over a
+/// screenshot: made from a drag (sizes may be negative), moved and resized afterwards, each with
+/// its own mode. Rendering applies them in order.
+///
+/// Honest modes: `blur` and `pixelate` are cosmetic (text under them can often be recovered by
+/// rendering candidates and matching); `secure` looks like a blur but is computed only from pixels
+/// outside every secure region; `fill` paints over.
+public struct Redaction: Sendable {
+    public var image: Image
+    public private(set) var regions: [Region] = []
+
+    public init(image: Image) { self.image = image }
+
+    /// How a region is obscured.
+    public enum Mode: Equatable, Sendable {
+        /// Gaussian blur (σ in pixels) of what lies under and around the region. Cosmetic.
+        case blur(radius: Double)
+        /// Blocks of `block` pixels, aligned to the region, each its average. Cosmetic.
+        case pixelate(block: Int)
+        /// A solid colour over the region.
+        case fill(Color)
+        /// A blur-like picture made only from pixels outside the secure regions.
+        case secure(radius: Double)
+
+        /// True for the modes whose output still carries information about what they cover.
+        public var isCosmetic: Bool {
+            switch self { case .blur, .pixelate: return true; case .fill, .secure: return false }
+        }
+    }
+
+    /// A rectangle in image pixels (normalized: width and height are never negative).
+    public struct Rect: Equatable, Sendable, CustomStringConvertible {
+        public var x: Int, y: Int, width: Int, height: Int
+
+        /// A rectangle from a drag's origin and size; a negative size (dragging up or left) is
+        /// turned around so the rectangle covers the same pixels.
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = width < 0 ? x + width : x
+            self.y = height < 0 ? y + height : y
+            self.width = abs(width)
+            self.height = abs(height)
+        }
+
+        public var description: String { "\(x),\(y),\(width),\(height)" }
+
+        /// The part of the rectangle inside a `width`×`height` image, or nil if none is.
+        func clipped(toWidth imageWidth: Int, height imageHeight: Int) -> Rect? {
+            let x0 = max(0, x), y0 = max(0, y)
+            let x1 = min(imageWidth, x + width), y1 = min(imageHeight, y + height)
+            guard x0 < x1, y0 < y1 else { return nil }
+            return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }
+
+        func contains(_ px: Int, _ py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
+    }
+
+    /// One obscured rectangle.
+    public struct Region: Equatable, Sendable {
+        public var rect: Rect
+        public var mode: Mode
+    }
+
+    /// Adds a region as a drag makes it; returns its index.
+    @discardableResult
+    public mutating func add(_ rect: Rect, mode: Mode) -> Int {
+        regions.append(Region(rect: rect, mode: mode))
+        return regions.count - 1
+    }
+
+    /// Moves region `index` by a drag's translation.
+    public mutating func move(_ index: Int, dx: Int, dy: Int) {
+        regions[index].rect.x += dx
+        regions[index].rect.y += dy
+    }
+
+    /// Resizes region `index` from its origin, as dragging its far corner does (negative sizes flip it).
+    public mutating func resize(_ index: Int, width: Int, height: Int) {
+        let r = regions[index].rect
+        regions[index].rect = Rect(x: r.x, y: r.y, width: width, height: height)
+    }
+
+    /// Changes how region `index` is obscured.
+    public mutating func setMode(_ index: Int, _ mode: Mode) { regions[index].mode = mode }
+
+    /// Removes region `index`.
+    public mutating func remove(_ index: Int) { regions.remove(at: index) }
+
+    /// The image with every region applied in order. Throws for a region with no area, one
+    /// entirely outside the image, or an invalid radius, block or colour.
+    public func render() throws -> Image {
+        let w = image.width, h = image.height
+        var clipped: [(Rect, Mode)] = []
+        for (index, region) in regions.enumerated() {
+            guard region.rect.width > 0, region.rect.height > 0 else {
+                throw RedactionError.emptyRegion(index: index, rect: region.rect)
+            }
+            guard let rect = region.rect.clipped(toWidth: w, height: h) else {
+                throw RedactionError.outsideImage(index: index, rect: region.rect, width: w, height: h)
+            }
+            try Self.validate(region.mode, index: index)
+            clipped.append((rect, region.mode))
+        }
+        // Secret pixels (under any secure region) are replaced first, from the pixels around
+        // them, so nothing computed afterwards can depend on them.
+        let secure = clipped.filter { if case .secure = $0.1 { return true } else { return false } }.map(\.0)
+        var out = secure.isEmpty ? image : RegionSynthesis.replacingSecrets(in: image, secrets: secure)
+        for (rect, mode) in clipped {
+            switch mode {
+            case let .blur(radius), let .secure(radius):
+                out = try RegionBlur.blur(out, rect: rect, sigma: radius)
+            case let .pixelate(block):
+                RegionPixelate.pixelate(&out, rect: rect, block: block)
+            case let .fill(color):
+                RegionFill.fill(&out, rect: rect, color: color)
+            }
+        }
+        return out
+    }
+
+    private static func validate(_ mode: Mode, index: Int) throws {
+        switch mode {
+        case let .blur(radius), let .secure(radius):
+            guard radius.isFinite, radius >= 0, radius <= 1000 else { throw RedactionError.badRadius(index: index, radius: radius) }
+        case let .pixelate(block):
+            guard block >= 1, block <= 10_000 else { throw RedactionError.badBlock(index: index, block: block) }
+        case .fill:
+            break
+        }
+    }
+}
+
+/// A region that cannot be applied.
+public enum RedactionError: Error, Equatable, CustomStringConvertible {
+    case emptyRegion(index: Int, rect: Redaction.Rect)
+    case outsideImage(index: Int, rect: Redaction.Rect, width: Int, height: Int)
+    case badRadius(index: Int, radius: Double)
+    case badBlock(index: Int, block: Int)
+
+    public var description: String {
+        switch self {
+        case let .emptyRegion(index, rect): return "region \(index + 1) (\(rect)) has no area"
+        case let .outsideImage(index, rect, w, h): return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
+        case let .badRadius(index, radius): return "region \(index + 1): radius must be from 0 to 1000, got \(radius)"
+        case let .badBlock(index, block): return "region \(index + 1): block size must be from 1 to 10000, got \(block)"
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/// Blur of a region: the region and a margin of the blur's reach around it (clamped at the
+/// image border) go through the Gaussian, and the region's part is written back, so its edge
+/// blends with its surroundings as a live blur view does.
+enum RegionBlur {
+    static func blur(_ image: Image, rect: Redaction.Rect, sigma: Double) throws -> Image {
+        let margin = Int((3 * sigma).rounded(.up))
+        let area = Redaction.Rect(x: rect.x - margin, y: rect.y - margin, width: rect.width + 2 * margin, height: rect.height + 2 * margin)
+            .clipped(toWidth: image.width, height: image.height)!
+        let crop = try image.cropped(to: area)
+        let blurred = try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: crop)
+        var out = image
+        for y in rect.y..<(rect.y + rect.height) {
+            let src = ((y - area.y) * area.width + (rect.x - area.x)) * 4, dst = (y * image.width + rect.x) * 4
+            out.pixels.replaceSubrange(dst..<(dst + rect.width * 4), with: blurred.pixels[src..<(src + rect.width * 4)])
+        }
+        return out
+    }
+}
+
+/// Pixelation: blocks aligned to the region's top-left, each the rounded average of its pixels.
+enum RegionPixelate {
+    static func pixelate(_ image: inout Image, rect: Redaction.Rect, block: Int) {
+        let w = image.width
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for by in stride(from: rect.y, to: rect.y + rect.height, by: block) {
+                for bx in stride(from: rect.x, to: rect.x + rect.width, by: block) {
+                    let x1 = min(bx + block, rect.x + rect.width), y1 = min(by + block, rect.y + rect.height)
+                    var sum = [Int](repeating: 0, count: 4)
+                    for y in by..<y1 { for x in bx..<x1 { for c in 0..<4 { sum[c] += Int(p[(y * w + x) * 4 + c]) } } }
+                    let n = (x1 - bx) * (y1 - by)
+                    let average = sum.map { UInt8(($0 + n / 2) / n) }
+                    for y in by..<y1 { for x in bx..<x1 { for c in 0..<4 { p[(y * w + x) * 4 + c] = average[c] } } }
+                }
+            }
+        }
+    }
+}
+
+/// A solid colour laid over the region (source-over, premultiplied).
+enum RegionFill {
+    static func fill(_ image: inout Image, rect: Redaction.Rect, color: Color) {
+        let f = color.premultiplied
+        let fill = [UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3)]
+        let inverse = 255 - fill[3]
+        let w = image.width
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) {
+                let i = (y * w + x) * 4
+                for c in 0..<4 {
+                    image.pixels[i + c] = UInt8(fill[c] + (UInt32(image.pixels[i + c]) * inverse + 127) / 255)
+                }
+            }
+        }
+    }
+}
+
+/// Replacing the pixels under secure regions with a picture made from the pixels around them.
+enum RegionSynthesis {
+    /// Every pixel inside `secrets` replaced by a smooth interpolation of the nearest non-secret
+    /// pixels left, right, above and below it (weighted by inverse distance). Pixels outside the
+    /// secrets are untouched, and nothing written depends on any secret pixel.
+    static func replacingSecrets(in image: Image, secrets: [Redaction.Rect]) -> Image {
+        let w = image.width, h = image.height
+        var secret = [Bool](repeating: false, count: w * h)
+        for r in secrets { for y in r.y..<(r.y + r.height) { for x in r.x..<(r.x + r.width) { secret[y * w + x] = true } } }
+        // Nearest non-secret pixel in each direction, per row and per column.
+        var out = image
+        let source = image.pixels
+        for y in 0..<h {
+            var x = 0
+            while x < w {
+                guard secret[y * w + x] else { x += 1; continue }
+                var end = x
+                while end < w && secret[y * w + end] { end += 1 }
+                for sx in x..<end {
+                    var total = [Double](repeating: 0, count: 4), weight = 0.0
+                    func take(_ px: Int, _ py: Int, _ distance: Int) {
+                        let k = 1.0 / Double(distance)
+                        for c in 0..<4 { total[c] += k * Double(source[(py * w + px) * 4 + c]) }
+                        weight += k
+                    }
+                    if x > 0 { take(x - 1, y, sx - x + 1) }
+                    if end < w { take(end, y, end - sx) }
+                    var up = y - 1
+                    while up >= 0 && secret[up * w + sx] { up -= 1 }
+                    if up >= 0 { take(sx, up, y - up) }
+                    var down = y + 1
+                    while down < h && secret[down * w + sx] { down += 1 }
+                    if down < h { take(sx, down, down - y) }
+                    let i = (y * w + sx) * 4
+                    for c in 0..<4 {
+                        out.pixels[i + c] = weight == 0 ? (c == 3 ? 255 : 128) : UInt8(min(255, (total[c] / weight).rounded()))
+                    }
+                    // Premultiplied colour must not exceed alpha.
+                    for c in 0..<3 { out.pixels[i + c] = min(out.pixels[i + c], out.pixels[i + 3]) }
+                }
+                x = end
+            }
+        }
+        return out
+    }
+}
+
+extension Image {
+    /// The pixels inside `rect` (which must lie within the image).
+    func cropped(to rect: Redaction.Rect) throws -> Image {
+        var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        for y in 0..<rect.height {
+            let src = ((rect.y + y) * width + rect.x) * 4
+            pixels.replaceSubrange((y * rect.width * 4)..<((y + 1) * rect.width * 4), with: self.pixels[src..<(src + rect.width * 4)])
+        }
+        return try Image(width: rect.width, height: rect.height, premultipliedRGBA: pixels)
+    }
+}
