@@ -16,7 +16,7 @@ enum AnimateCommand {
             OptionSpec(name: "--duration", value: "S", help: "seconds for one pass through the frames (default 1)"),
             OptionSpec(name: "--reverse", help: "run from full blur to sharp"),
             OptionSpec(name: "--bounce", help: "run sharp to full and back"),
-        ] + LabelOptions.specs.filter { $0.name != "--radius" },
+        ] + LabelOptions.specs.filter { !["--radius", "--secure", "--format", "--seed"].contains($0.name) },
         details: "Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps."
     )
 
@@ -31,7 +31,7 @@ enum AnimateCommand {
         let steps = try OptionValues.integer(arguments.value("--steps") ?? "20", option: "--steps", range: 1...1000)
         let maxRadius = try OptionValues.number(arguments.value("--max-radius") ?? "20", option: "--max-radius", range: 0...1000)
         let duration = try OptionValues.number(arguments.value("--duration") ?? "1", option: "--duration", range: 0...3600)
-        let style = try LabelOptions.style { arguments.value("--" + $0) }
+        let style = try LabelOptions.style(from: arguments)
         let levels = try BlurLevels.build(text: arguments.positionals[0], style: style, maxRadius: maxRadius, steps: steps)
         var order = Array(levels.indices)
         if arguments.has("--reverse") { order.reverse() }

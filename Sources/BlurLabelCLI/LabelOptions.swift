@@ -17,10 +17,21 @@ enum LabelOptions {
         OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character (default 0)"),
         OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces"),
         OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs"),
+        OptionSpec(name: "--secure", help: "blur a decoy of the text's format instead of the text: the picture reveals nothing"),
+        OptionSpec(name: "--format", value: "TEMPLATE", help: "with --secure: the secret's longest form, # for each digit (e.g. '##.## €')"),
+        OptionSpec(name: "--seed", value: "N", help: "with --secure: seed for the decoy digits (default: the system's secure generator)"),
     ]
+
+    /// Names of the options above that are flags (present or not).
+    static let flags: Set<String> = ["secure"]
 
     /// Option names without dashes, as manifest keys use them.
     static var keys: [String] { specs.map { String($0.name.dropFirst(2)) } }
+
+    /// A label style from a parsed command line.
+    static func style(from arguments: ParsedArguments) throws -> LabelStyle {
+        try style { name in flags.contains(name) ? (arguments.has("--" + name) ? "true" : nil) : arguments.value("--" + name) }
+    }
 
     /// A label style from option values looked up by name without dashes (`size`, `color`...).
     static func style(_ value: (String) -> String?) throws -> LabelStyle {
@@ -60,11 +71,30 @@ enum LabelOptions {
         if let radius = value("radius") {
             style.radius = try OptionValues.number(radius, option: "--radius", range: 0...1000)
         }
+        if value("secure") == "true" {
+            var secure = SecureOptions()
+            if let format = value("format") {
+                do { secure.format = try SecretFormat(format) } catch { throw UsageError(message: "--format: \(error)") }
+            }
+            if let seed = value("seed") {
+                guard let number = UInt64(seed) else { throw UsageError(message: "--seed needs a whole number from 0 to \(UInt64.max), got '\(seed)'") }
+                secure.seed = .seed(number)
+            }
+            style.secure = secure
+        } else if value("format") != nil || value("seed") != nil {
+            throw UsageError(message: "--format and --seed only apply with --secure")
+        }
         return style
     }
 }
 
 import Foundation
+
+/// The secure-mode warning when the decoy's format is read off the text itself.
+func secureFormatWarning(_ style: LabelStyle) -> String? {
+    guard let secure = style.secure, secure.format == nil else { return nil }
+    return "warning: --secure without --format makes a decoy as long as the text, which shows how many digits it has; give --format with the longest value (e.g. '##.## €')"
+}
 
 /// One line on stderr naming characters that no font could draw.
 func missingCharactersWarning(_ missing: [Unicode.Scalar]) -> String? {

@@ -14,7 +14,9 @@ enum RenderCommand {
         details: """
         TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
         is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
-        A plain blur can be undone for text in a known font: see the README, "Is a blur private?".
+        A plain blur can be undone for text in a known font (render every candidate, compare): see the
+        README, "Is a blur private?". --secure blurs a decoy of the declared --format instead, so the
+        picture carries no information about TEXT.
         """
     )
 
@@ -22,7 +24,8 @@ enum RenderCommand {
         guard let path = arguments.value("--output") else {
             throw UsageError(message: "missing -o OUT.png (use '-o -' for standard output)")
         }
-        let style = try LabelOptions.style { arguments.value("--" + $0) }
+        let style = try LabelOptions.style(from: arguments)
+        if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: \(warning)\n") }
         let level = try OptionValues.integer(arguments.value("--compression") ?? "6", option: "--compression", range: 0...9)
         let label = BlurredLabel(text: arguments.positionals[0], style: style)
         if style.radius > 0 { try label.blur(radius: style.radius) }

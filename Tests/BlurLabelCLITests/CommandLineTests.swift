@@ -233,3 +233,25 @@ struct RedactCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
     }
 }
+
+@Suite("secure rendering from the command line")
+struct SecureCommandTests {
+    @Test func secretsOfDifferentLengthGiveIdenticalFiles() throws {
+        let folder = try temporaryFolder()
+        for (name, secret) in [("a", "56.00 €"), ("b", "3.10 €")] {
+            #expect(run(["render", secret, "--secure", "--seed", "7", "--format", "##.## €", "-o", "\(folder)/\(name).png"]).status == 0)
+        }
+        #expect(try FileIO.read(folder + "/a.png") == FileIO.read(folder + "/b.png"))
+    }
+
+    @Test func warnsWhenTheFormatComesFromTheText() throws {
+        let folder = try temporaryFolder()
+        let result = run(["render", "56.00 €", "--secure", "-o", folder + "/a.png"])
+        #expect(result.status == 0 && result.err.contains("--format"))
+    }
+
+    @Test func seedWithoutSecureIsAnError() {
+        #expect(run(["render", "5", "--seed", "3", "-o", "/tmp/never.png"]).status == 2)
+        #expect(run(["render", "5", "--secure", "--format", "abc", "-o", "/tmp/never.png"]).err.contains("no digit placeholder"))
+    }
+}

@@ -129,3 +129,45 @@ struct BlurredLabelTests {
         #expect(throws: LabelError.self) { try BlurredLabel(text: "x").blur(radius: radius) }
     }
 }
+
+@Suite("Secure labels")
+struct SecureLabelTests {
+    func securePicture(_ text: String, seed: UInt64 = 42, format: String? = "##.## €") throws -> [UInt8] {
+        var style = LabelStyle()
+        style.secure = SecureOptions(format: try format.map(SecretFormat.init), seed: .seed(seed))
+        let label = BlurredLabel(text: text, style: style)
+        try label.blur()
+        return try PNGEncoder().encode(try label.image)
+    }
+
+    @Test("non-interference: one seed, any secret of the format, the same bytes",
+          arguments: ["56.00 €", "0.00 €", "99.99 €", "7.15 €", "10.01 €"])
+    func nonInterference(secret: String) throws {
+        #expect(try securePicture(secret) == securePicture("12.34 €"))
+    }
+
+    @Test func differentSeedsGiveDifferentDecoys() throws {
+        #expect(try securePicture("56.00 €", seed: 1) != securePicture("56.00 €", seed: 2))
+    }
+
+    @Test func unblurStillShowsTheRealText() throws {
+        var style = LabelStyle()
+        style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(1))
+        let label = BlurredLabel(text: "56.00 €", style: style)
+        try label.blur()
+        let blurred = try label.image
+        label.unblur()
+        let sharp = try label.image
+        #expect(sharp.width == blurred.width && sharp.height == blurred.height)
+        let plain = BlurredLabel(text: "56.00 €", style: LabelStyle(text: TextStyle(features: ["tnum"])))
+        #expect(try plain.image.width <= sharp.width) // the real text, centered on the decoy's canvas
+    }
+
+    @Test func formats() throws {
+        #expect(SecretFormat(derivedFrom: "56.00 €").template == "##.## €")
+        #expect(throws: SecureLabelError.self) { try SecretFormat("no digits") }
+        var generator = SplitMix64(state: 9)
+        let decoy = try SecretFormat("##.## €").decoy(using: &generator)
+        #expect(decoy.count == 7 && decoy.hasSuffix(" €") && decoy.filter(\.isNumber).count == 4)
+    }
+}

@@ -5,17 +5,21 @@
 /// keeps the overlay; `unblur()` shows the sharp rendering again without redoing anything.
 /// Changing the text or the style drops exactly what depended on it.
 ///
+/// In secure mode (`style.secure`) the blurred picture is made from a decoy of the declared
+/// format, set with tabular figures, so it carries no information about the text; the text itself
+/// is still what `unblur()` shows. Plain blur is cosmetic: see the README, "Is a blur private?".
+///
 /// Not thread-safe: use one label from one thread (make one label per thread for batches).
 public final class BlurredLabel {
     /// What the label says. Setting a different text invalidates every cached rendering.
     public var text: String {
-        didSet { if text != oldValue { rendered = nil; dropBlurred(); dropImages() } }
+        didSet { if text != oldValue { rendered = nil; renderedDecoy = nil; dropBlurred(); dropImages() } }
     }
 
     /// How it looks. Only what a change affects is recomputed.
     public var style: LabelStyle {
         didSet {
-            if style.text != oldValue.text { rendered = nil; dropBlurred() }
+            if style.text != oldValue.text || style.secure != oldValue.secure { rendered = nil; renderedDecoy = nil; dropBlurred() }
             if style.radius != oldValue.radius { dropBlurred() }
             if style != oldValue { dropImages() }
         }
@@ -33,6 +37,7 @@ public final class BlurredLabel {
     public private(set) var work = WorkCounts()
 
     private var rendered: RenderedText?
+    private var renderedDecoy: RenderedText?
     private var blurredMask: CoverageMask?
     private var sharpImage: Image?
     private var blurredImage: Image?
@@ -83,24 +88,52 @@ public final class BlurredLabel {
     private func dropBlurred() { blurredMask = nil; blurredImage = nil }
     private func dropImages() { sharpImage = nil; blurredImage = nil }
 
+    /// The text style actually used: secure mode adds tabular figures, so digits share one width.
+    private var effectiveTextStyle: TextStyle {
+        var text = style.text
+        if style.secure != nil && !text.features.contains("tnum") { text.features.append("tnum") }
+        return text
+    }
+
     private func sharpText() throws -> RenderedText {
         if let rendered { return rendered }
-        let made = try TextRenderer.render(text, style: style.text)
+        let made = try TextRenderer.render(text, style: effectiveTextStyle)
         work.textRenders += 1
         rendered = made
         return made
     }
 
-    /// The ink mask with `padding` empty pixels on every side.
+    /// Secure mode's decoy: random digits in the declared format, never the text.
+    private func decoyText() throws -> RenderedText? {
+        guard let secure = style.secure else { return nil }
+        if let renderedDecoy { return renderedDecoy }
+        let format = secure.format ?? SecretFormat(derivedFrom: text)
+        let made = try TextRenderer.render(secure.seed.decoy(for: format), style: effectiveTextStyle)
+        work.textRenders += 1
+        renderedDecoy = made
+        return made
+    }
+
+    /// The ink mask with `padding` empty pixels on every side. In secure mode the canvas is the
+    /// decoy's, and the sharp text is centered in it.
     private func paddedMask() throws -> CoverageMask {
-        try sharpText().mask.padded(by: padding)
+        let mask = try sharpText().mask.padded(by: padding)
+        guard let decoy = try decoyText()?.mask.padded(by: padding) else { return mask }
+        return try mask.centered(inWidth: max(decoy.width, mask.width), height: max(decoy.height, mask.height))
+    }
+
+    /// What gets blurred: the text, or in secure mode the decoy alone (so neither the pixels nor
+    /// the canvas size depend on the text).
+    private func maskToBlur() throws -> CoverageMask {
+        guard let decoy = try decoyText() else { return try paddedMask() }
+        return try decoy.mask.padded(by: padding)
     }
 
     private func currentImage() throws -> Image {
         if isBlurred {
             if let blurredImage { return blurredImage }
             if blurredMask == nil {
-                blurredMask = try GaussianBlur(sigma: style.radius, edges: .transparent).apply(to: try paddedMask())
+                blurredMask = try GaussianBlur(sigma: style.radius, edges: .transparent).apply(to: try maskToBlur())
                 work.blurs += 1
             }
             let (image, clipped) = try composite(blurredMask!)

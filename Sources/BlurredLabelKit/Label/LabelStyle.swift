@@ -10,10 +10,26 @@ public struct LabelStyle: Equatable, Sendable {
     public var canvas: CanvasSize?
     /// The blur's sigma in pixels used when the label is blurred (2.5 by default).
     public var radius: Double
+    /// Secure mode: when blurred, the label shows a decoy of this format instead of its text, so
+    /// the picture carries no information about the text. nil for a plain (cosmetic) blur.
+    public var secure: SecureOptions?
 
     public init(text: TextStyle = TextStyle(), color: Color = .black, background: Color = .white,
-                canvas: CanvasSize? = nil, radius: Double = 2.5) {
+                canvas: CanvasSize? = nil, radius: Double = 2.5, secure: SecureOptions? = nil) {
         self.text = text; self.color = color; self.background = background; self.canvas = canvas; self.radius = radius
+        self.secure = secure
+    }
+}
+
+/// Secure mode's settings: the secret's declared format and where the decoy's digits come from.
+public struct SecureOptions: Equatable, Sendable {
+    /// The format at its longest; nil derives it from the text (which then shows its length).
+    public var format: SecretFormat?
+    public var seed: DecoySeed
+
+    public init(format: SecretFormat? = nil, seed: DecoySeed = .system) {
+        self.format = format
+        self.seed = seed
     }
 }
 

@@ -38,4 +38,16 @@ public struct CoverageMask: Equatable, Sendable {
         }
         return out
     }
+
+    /// This mask centered on a larger empty one (each side at least this mask's).
+    public func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
+        if newWidth == width && newHeight == height { return self }
+        var out = try CoverageMask(width: newWidth, height: newHeight)
+        let left = (newWidth - width) / 2, top = (newHeight - height) / 2
+        for y in 0..<height {
+            let dst = (y + top) * newWidth + left
+            out.values.replaceSubrange(dst..<(dst + width), with: values[(y * width)..<((y + 1) * width)])
+        }
+        return out
+    }
 }

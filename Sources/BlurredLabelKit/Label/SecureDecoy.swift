@@ -1,0 +1,66 @@
+/// The declared shape of a secret, such as a price: `#` marks a digit, everything else is
+/// literal. Written at its longest (`##.## €` for prices up to 99.99 €), so every secret of the
+/// format gets the same decoy layout.
+public struct SecretFormat: Equatable, Sendable, CustomStringConvertible {
+    public let template: String
+
+    public init(_ template: String) throws {
+        guard template.contains("#") else { throw SecureLabelError.formatWithoutDigits(template) }
+        self.template = template
+    }
+
+    /// A format read off a secret itself: each digit becomes `#`. Its length is the secret's, so
+    /// a decoy made from it shows how many digits the secret has.
+    public init(derivedFrom text: String) {
+        template = String(text.map { $0.isASCII && $0.isNumber ? "#" : $0 })
+    }
+
+    public var digitCount: Int { template.filter { $0 == "#" }.count }
+    public var description: String { template }
+
+    /// The template with each `#` replaced by a digit from `random`.
+    public func decoy<G: RandomNumberGenerator>(using random: inout G) -> String {
+        String(template.map { $0 == "#" ? Character(String(Int.random(in: 0...9, using: &random))) : $0 })
+    }
+}
+
+/// How secure mode picks its decoy digits: from a seed (reproducible) or from the system's
+/// cryptographically secure generator.
+public enum DecoySeed: Equatable, Sendable {
+    case seed(UInt64)
+    case system
+
+    func decoy(for format: SecretFormat) -> String {
+        switch self {
+        case let .seed(value):
+            var generator = SplitMix64(state: value)
+            return format.decoy(using: &generator)
+        case .system:
+            var generator = SystemRandomNumberGenerator()
+            return format.decoy(using: &generator)
+        }
+    }
+}
+
+/// A small, well-known deterministic generator (Steele, Lea and Flood's SplitMix64) for seeded decoys.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Secure-mode problems.
+public enum SecureLabelError: Error, Equatable, CustomStringConvertible {
+    case formatWithoutDigits(String)
+
+    public var description: String {
+        switch self {
+        case let .formatWithoutDigits(t): return "secret format '\(t)' has no digit placeholder (#), e.g. '##.## €'"
+        }
+    }
+}
