@@ -62,7 +62,11 @@ case "blur":
             if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
         }
     }
+case "attack":
+    let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
+    let trials = args.count > 3 ? Int(args[3])! : 500
+    try Attack.run(sigmas: sigmas, trials: trials)
 default:
-    FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | attack [SIGMAS] [TRIALS]\n".data(using: .utf8)!)
     exit(2)
 }
