@@ -18,7 +18,7 @@ public enum CommandLineTool {
         let run: @Sendable (ParsedArguments, Output) throws -> Int32
     }
 
-    static let commands: [Command] = [RenderCommand.command, AnimateCommand.command, BlurCommand.command, RedactCommand.command, DiffCommand.command]
+    static let commands: [Command] = [RenderCommand.command, AnimateCommand.command, BatchCommand.command, BlurCommand.command, RedactCommand.command, DiffCommand.command]
 
     /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8.
     public static func runMain() -> Int32 {

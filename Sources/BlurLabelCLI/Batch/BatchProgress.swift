@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Progress on standard error: a live bar with count, rate and ETA on a terminal, a plain line
+/// every few seconds otherwise.
+final class BatchProgress {
+    private let total: Int?
+    private let output: CommandLineTool.Output
+    private let started = Date()
+    private lazy var lastShown = started
+    private let live = isatty(STDERR_FILENO) != 0
+    private var drewLive = false
+
+    init(total: Int?, output: CommandLineTool.Output) {
+        self.total = total
+        self.output = output
+    }
+
+    var elapsed: Double { Date().timeIntervalSince(started) }
+
+    /// Called after each line; shows progress when it is time to.
+    func update(done: Int) {
+        let now = Date()
+        let interval = live ? 0.2 : 5.0
+        guard now.timeIntervalSince(lastShown) >= interval else { return }
+        lastShown = now
+        let rate = Double(done) / max(elapsed, 1e-9)
+        var text = "\(done)"
+        if let total {
+            text += "/\(total)"
+            let eta = rate > 0 ? Double(total - done) / rate : 0
+            if live {
+                let width = 30, filled = total == 0 ? width : min(width, width * done / max(1, total))
+                text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + text
+            }
+            text += String(format: " %.0f labels/s, ETA %@", rate, Self.duration(eta))
+        } else {
+            text += String(format: " %.0f labels/s", rate)
+        }
+        if live {
+            output.standardError("\r\u{1B}[K" + text)
+            drewLive = true
+        } else {
+            output.standardError("batch: " + text + "\n")
+        }
+    }
+
+    /// Ends the live line so the summary starts on its own.
+    func finish() { if drewLive { output.standardError("\r\u{1B}[K") } }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
+    }
+}

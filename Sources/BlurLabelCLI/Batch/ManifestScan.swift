@@ -1,0 +1,61 @@
+/// The pass over a manifest file before anything is rendered: how many lines this shard has,
+/// which outputs are named twice, and which already exist. Memory: 12 bytes per line (a hash of
+/// each output name and its line number), never the lines themselves.
+struct ManifestScan {
+    var linesInShard = 0
+    var duplicates: [(line: Int, other: Int, output: String)] = []
+    var existing = 0
+
+    init(path: String, shard: Shard, outputFolder: String, fileExists: (String) -> Bool) throws {
+        var seen: [UInt64: Int32] = [:]
+        var suspects: [(Int, Int)] = []
+        let reader = try ManifestReader(path: path)
+        while let (number, bytes) = reader.next() {
+            let inShard = shard.contains(line: number)
+            if inShard { linesInShard += 1 }
+            guard let line = try? ManifestLine(bytes: bytes) else { continue }
+            let hash = Self.fnv1a(line.output)
+            if let first = seen[hash] { suspects.append((Int(first), number)) } else { seen[hash] = Int32(truncatingIfNeeded: number) }
+            if inShard && fileExists(outputFolder + "/" + line.output) { existing += 1 }
+        }
+        guard !suspects.isEmpty else { return }
+        // Confirm hash matches by reading the lines involved again (rare: real duplicates).
+        let wanted = Set(suspects.flatMap { [$0.0, $0.1] })
+        var names: [Int: String] = [:]
+        let again = try ManifestReader(path: path)
+        while let (number, bytes) = again.next() {
+            if wanted.contains(number) { names[number] = try? ManifestLine(bytes: bytes).output }
+        }
+        duplicates = suspects.compactMap { first, second in
+            guard let a = names[first], a == names[second] else { return nil }
+            return (second, first, a)
+        }
+    }
+
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
+
+/// `--shard I/N`: line k belongs to shard ((k - 1) mod N) + 1, so the N shards are disjoint and
+/// together cover the manifest, whatever machine runs them.
+struct Shard {
+    let index: Int
+    let count: Int
+
+    static let all = Shard(index: 1, count: 1)
+
+    init(index: Int, count: Int) { self.index = index; self.count = count }
+
+    init(parsing text: String) throws {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 1, i <= n else {
+            throw UsageError(message: "--shard needs I/N with 1 <= I <= N, got '\(text)'")
+        }
+        self.init(index: i, count: n)
+    }
+
+    func contains(line: Int) -> Bool { (line - 1) % count == index - 1 }
+}

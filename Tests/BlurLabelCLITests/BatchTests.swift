@@ -1,0 +1,140 @@
+import BlurredLabelKit
+import Foundation
+import Testing
+@testable import BlurLabelCLI
+
+func writeManifest(_ lines: [String], in folder: String, name: String = "m.jsonl") throws -> String {
+    let path = folder + "/" + name
+    try FileIO.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path)
+    return path
+}
+
+func files(in folder: String) -> [String] {
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    var out: [String] = []
+    while let name = enumerator?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue { out.append(name) }
+    }
+    return out.sorted()
+}
+
+@Suite("batch command")
+struct BatchTests {
+    static let good = (1...6).map { #"{"text":"\#($0).99 €","output":"tag\#($0).png"}"# }
+
+    @Test func rendersEveryLineLikeRender() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest(Self.good + [##"{"text":"Sale","output":"sub/s.png","radius":0,"color":"#c00","features":["tnum","-liga"]}"##], in: folder)
+        let result = run(["batch", manifest, "--out", folder + "/out", "--jobs", "2"])
+        #expect(result.status == 0 && result.err.contains("rendered 7, skipped 0, failed 0"))
+        #expect(files(in: folder + "/out") == ["sub/s.png"] + (1...6).map { "tag\($0).png" })
+        #expect(run(["render", "3.99 €", "-o", folder + "/single.png"]).status == 0)
+        #expect(try FileIO.read(folder + "/out/tag3.png") == FileIO.read(folder + "/single.png"))
+    }
+
+    @Test func outputDoesNotDependOnJobs() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest(Self.good, in: folder)
+        #expect(run(["batch", manifest, "--out", folder + "/one", "--jobs", "1"]).status == 0)
+        #expect(run(["batch", manifest, "--out", folder + "/four", "--jobs", "4"]).status == 0)
+        for name in files(in: folder + "/one") {
+            #expect(try FileIO.read(folder + "/one/" + name) == FileIO.read(folder + "/four/" + name))
+        }
+    }
+
+    @Test func badLinesAreReportedAndDoNotStopTheOthers() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest([
+            Self.good[0], "{not json", #"{"text":"a","output":"u.png","colour":"red"}"#, #"{"output":"v.png"}"#,
+            #"{"text":"a","output":"w.png","color":"blurple"}"#, #"{"text":"a","output":"/etc/x.png"}"#,
+            #"{"text":"a","output":"y.png","size":-4}"#, Self.good[1],
+        ], in: folder)
+        let result = run(["batch", manifest, "--out", folder + "/out"])
+        #expect(result.status == 2)
+        for (line, reason) in [(2, "invalid JSON"), (3, "unknown option 'colour'"), (4, "missing \"text\""),
+                               (5, "unknown colour 'blurple'"), (6, "must be a file name under"), (7, "--size must be")] {
+            #expect(result.err.contains("line \(line): ") && result.err.contains(reason), "line \(line)")
+        }
+        #expect(files(in: folder + "/out") == ["tag1.png", "tag2.png"])
+    }
+
+    @Test func invalidUTF8InALineNamesTheOffset() throws {
+        let folder = try temporaryFolder()
+        var bytes = Array(#"{"text":"ab"#.utf8) + [0xFF] + Array(#"","output":"z.png"}"#.utf8) + [0x0A]
+        bytes += Array((Self.good[0] + "\n").utf8)
+        try FileIO.write(bytes, to: folder + "/m.jsonl")
+        let result = run(["batch", folder + "/m.jsonl", "--out", folder + "/out"])
+        #expect(result.err.contains("line 1: text is not valid UTF-8 (bad byte at offset 11)"), "\(result.err)")
+    }
+
+    @Test func duplicatesAreFoundBeforeRendering() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest([Self.good[0], Self.good[1], #"{"text":"x","output":"tag1.png"}"#], in: folder)
+        let result = run(["batch", manifest, "--out", folder + "/out"])
+        #expect(result.status == 2 && result.err.contains("line 3: output 'tag1.png' is also named by line 1"))
+        #expect(files(in: folder + "/out").isEmpty)
+    }
+
+    @Test func resumeSkipsAndForceRedoes() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest(Self.good, in: folder)
+        #expect(run(["batch", manifest, "--out", folder + "/out"]).status == 0)
+        let again = run(["batch", manifest, "--out", folder + "/out"])
+        #expect(again.status == 2 && again.err.contains("6 output(s) already exist"))
+        try FileManager.default.removeItem(atPath: folder + "/out/tag2.png")
+        let resumed = run(["batch", manifest, "--out", folder + "/out", "--resume"])
+        #expect(resumed.status == 0 && resumed.err.contains("rendered 1, skipped 5"))
+        let forced = run(["batch", manifest, "--out", folder + "/out", "--force"])
+        #expect(forced.status == 0 && forced.err.contains("rendered 6, skipped 0"))
+        #expect(run(["batch", manifest, "--out", folder + "/out", "--force", "--resume"]).status == 2)
+    }
+
+    @Test func shardsAreDisjointAndCoverTheManifest() throws {
+        let folder = try temporaryFolder()
+        let lines = (1...23).map { #"{"text":"\#($0)","output":"l\#($0).png","radius":0}"# }
+        let manifest = try writeManifest(lines, in: folder)
+        var seen: [String] = []
+        for i in 1...3 {
+            #expect(run(["batch", manifest, "--out", folder + "/s\(i)", "--shard", "\(i)/3"]).status == 0)
+            seen += files(in: folder + "/s\(i)")
+        }
+        #expect(seen.count == 23 && Set(seen).count == 23)
+        #expect(files(in: folder + "/s2").contains("l2.png") && files(in: folder + "/s2").contains("l5.png"))
+        #expect(run(["batch", manifest, "--out", folder + "/x", "--shard", "4/3"]).status == 2)
+    }
+
+    @Test func stdinToStdoutContract() throws {
+        let folder = try temporaryFolder()
+        var pipe: [Int32] = [0, 0]
+        #expect(Darwin_or_Glibc_pipe(&pipe) == 0)
+        let text = ([Self.good[0], "oops", Self.good[1]].joined(separator: "\n") + "\n")
+        _ = text.withCString { write(pipe[1], $0, strlen($0)) }
+        close(pipe[1])
+        let captured = Captured()
+        let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
+        let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: folder, jobs: 2, shard: .all, existing: .refuse,
+                                 streaming: true, progress: BatchProgress(total: nil, output: output), output: output)
+        #expect(try runner.run() == 2)
+        close(pipe[0])
+        let lines = captured.out.split(separator: "\n").map(String.init)
+        #expect(lines == [#"{"line":1,"output":"tag1.png","ok":true}"#,
+                          #"{"line":2,"ok":false,"error":"invalid JSON (each line must be one JSON object)"}"#,
+                          #"{"line":3,"output":"tag2.png","ok":true}"#])
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+    }
+
+    @Test func readerStreamsLongAndShortLines() throws {
+        let folder = try temporaryFolder()
+        let long = String(repeating: "x", count: 200_000)
+        let path = try writeManifest(["a", long, "", "b"], in: folder)
+        let reader = try ManifestReader(path: path)
+        var lines: [Int] = []
+        while let (_, bytes) = reader.next() { lines.append(bytes.count) }
+        #expect(lines == [1, 200_000, 0, 1])
+    }
+}
+
+func Darwin_or_Glibc_pipe(_ fds: inout [Int32]) -> Int32 {
+    fds.withUnsafeMutableBufferPointer { pipe($0.baseAddress!) }
+}
