@@ -62,6 +62,43 @@ case "blur":
             if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
         }
     }
+case "png":
+    // Encoding settings on typical labels: bytes and time per image.
+    var images: [Image] = []
+    for i in 0..<2000 {
+        let label = BlurredLabel(text: "\(i % 97).\(10 + i % 89) €")
+        try label.blur()
+        images.append(try label.image)
+    }
+    let settings: [(String, PNGEncoder)] = [
+        ("level 6, libpng's filters", PNGEncoder(compressionLevel: 6)),
+        ("level 6, paeth", PNGEncoder(compressionLevel: 6, filters: .paeth)),
+        ("level 6, up", PNGEncoder(compressionLevel: 6, filters: .up)),
+        ("level 6, sub", PNGEncoder(compressionLevel: 6, filters: .sub)),
+        ("level 6, none", PNGEncoder(compressionLevel: 6, filters: PNGEncoder.RowFilters.none)),
+        ("level 9, libpng's filters", PNGEncoder(compressionLevel: 9)),
+        ("level 3, paeth", PNGEncoder(compressionLevel: 3, filters: .paeth)),
+        ("level 1, paeth", PNGEncoder(compressionLevel: 1, filters: .paeth)),
+        ("level 6, paeth, rle", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .runLength)),
+        ("level 6, up, rle", PNGEncoder(compressionLevel: 6, filters: .up, strategy: .runLength)),
+        ("level 6, libpng's, rle", PNGEncoder(compressionLevel: 6, strategy: .runLength)),
+        ("level 6, paeth, filtered", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .filtered)),
+    ]
+    do {
+        var t0 = now()
+        var plans: [PNGColorPlan] = []
+        for image in images { plans.append(PNGColorPlan.smallest(for: [image])) }
+        print(String(format: "choosing the colour type: %.1f µs", (now() - t0) / 2000 * 1e6))
+        t0 = now()
+        for (image, plan) in zip(images, plans) { _ = try PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .runLength).encode(image, plan: plan) }
+        print(String(format: "encoding with a known plan (paeth, rle): %.1f µs", (now() - t0) / 2000 * 1e6))
+    }
+    for (name, encoder) in settings {
+        let t0 = now()
+        var bytes = 0
+        for image in images { bytes += try encoder.encode(image).count }
+        print(String(format: "%-28@ %7.1f bytes  %6.1f µs", name as NSString, Double(bytes) / 2000, (now() - t0) / 2000 * 1e6))
+    }
 case "attack":
     let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
     let trials = args.count > 3 ? Int(args[3])! : 500

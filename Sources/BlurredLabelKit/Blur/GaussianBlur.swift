@@ -52,9 +52,14 @@ public struct GaussianBlur: Sendable {
         return try! CoverageMask(width: mask.width, height: mask.height, values: values)
     }
 
+    /// Below this many samples a blur stays on the calling thread: handing a label-sized picture
+    /// to other threads costs more than blurring it.
+    static let samplesPerThread = 1 << 16
+
     private func run(width: Int, height: Int, channels: Int, source: UnsafePointer<UInt8>,
-                     destination: UnsafeMutablePointer<UInt8>, threads: Int) {
+                     destination: UnsafeMutablePointer<UInt8>, threads requested: Int) {
         let plan = BlurPlan(sigma: sigma)
+        let threads = min(requested, max(1, width * height * channels / Self.samplesPerThread))
         guard width > 0, height > 0, plan != .copy else { return }
         let lanes = Int(BL_LANES)
         let rowLength = width * channels

@@ -15,5 +15,6 @@ func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -
     }
 }
 
-/// The number of threads used when the caller does not say: every core.
-public var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+/// The number of threads used when the caller does not say: every core (read once: asking
+/// the system reads cgroup files every time).
+public let defaultThreadCount: Int = ProcessInfo.processInfo.activeProcessorCount

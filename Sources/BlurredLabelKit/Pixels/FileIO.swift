@@ -34,19 +34,25 @@ public enum FileIO {
     /// The atomic write, with the low-level writer injectable so tests can make it fail.
     static func writeAtomically(_ bytes: [UInt8], to path: String,
                                 writer: (Int32, UnsafeRawPointer?, Int) -> Int) throws {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX.tmp".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        // The temporary file sits beside the destination (so the rename cannot cross file
+        // systems), hidden, with a random part; created with the usual permissions (umask applies).
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var fd: Int32 = -1
+        var temporary = ""
+        for _ in 0..<16 {
+            temporary = "\(directory).\(name).\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).tmp"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else {
             throw FileError.cannotWrite(path: path, reason: systemErrorText())
         }
-        let temporary = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
         do {
             try writeAll(bytes, to: fd, path: path, writer: writer)
-            fchmod(fd, 0o644)
             guard close(fd) == 0 else { throw FileError.cannotWrite(path: path, reason: systemErrorText()) }
         } catch {
             close(fd)

@@ -28,24 +28,32 @@ public enum PNGColorPlan: Equatable, Sendable {
 
     /// The smallest exact plan for all of `images` together (an animation's frames share one).
     public static func smallest(for images: [Image]) -> PNGColorPlan {
+        // First the cheap question most labels answer yes to: opaque grey?
         var opaque = true, grey = true
-        var palette = PaletteCounter()
         var greyLevels = [Bool](repeating: false, count: 256)
-        for image in images {
+        for image in images where opaque || grey {
             image.pixels.withUnsafeBytes { raw in
-                let words = raw.bindMemory(to: UInt32.self)
-                var previous: UInt32? = nil
-                for word in words where word != previous {
-                    previous = word
-                    let r = word & 0xFF, g = (word >> 8) & 0xFF, b = (word >> 16) & 0xFF, a = word >> 24
-                    if a != 255 { opaque = false }
-                    if r != g || g != b { grey = false } else { greyLevels[Int(r)] = true }
-                    palette.add(word)
+                for word in raw.bindMemory(to: UInt32.self) {
+                    let r = word & 0xFF
+                    if word >> 24 != 255 { opaque = false }
+                    if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { grey = false } else { greyLevels[Int(r)] = true }
+                    if !opaque && !grey { break }
                 }
             }
         }
         if opaque && grey {
             return .grey(bitDepth: smallestGreyDepth(greyLevels))
+        }
+        var palette = PaletteCounter()
+        for image in images {
+            image.pixels.withUnsafeBytes { raw in
+                var previous: UInt32? = nil
+                for word in raw.bindMemory(to: UInt32.self) where word != previous {
+                    previous = word
+                    palette.add(word)
+                    if palette.entries == nil { break }
+                }
+            }
         }
         if let entries = palette.entries {
             // Translucent entries first, so the tRNS chunk can stop at the last of them.

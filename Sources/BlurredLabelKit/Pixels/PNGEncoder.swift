@@ -6,6 +6,16 @@ public struct PNGEncoder: Sendable {
     public var compressionLevel: Int
     /// PNG row filters to try; `nil` lets libpng choose.
     public var filters: RowFilters?
+    /// zlib's strategy. `.automatic` (the default) uses run-length matching for small images
+    /// such as labels, where it is three times faster than the standard search for files about 6%
+    /// larger (see `blurlabel-bench png`), and the standard search with libpng's adaptive row
+    /// filters for anything larger, where compression matters more than per-file speed.
+    public var strategy: Strategy
+
+    public enum Strategy: Int32, Sendable { case automatic = -1, standard = 0, filtered = 1, runLength = 3 }
+
+    /// Images up to this many pixels count as small for `.automatic`.
+    public static let smallImagePixels = 65_536
 
     /// PNG's row filters, as a set.
     public struct RowFilters: OptionSet, Sendable {
@@ -19,9 +29,10 @@ public struct PNGEncoder: Sendable {
         public static let all: RowFilters = [.none, .sub, .up, .average, .paeth]
     }
 
-    public init(compressionLevel: Int = 6, filters: RowFilters? = nil) {
+    public init(compressionLevel: Int = 6, filters: RowFilters? = nil, strategy: Strategy = .automatic) {
         self.compressionLevel = min(9, max(0, compressionLevel))
         self.filters = filters
+        self.strategy = strategy
     }
 
     /// The PNG file for `image`.
@@ -42,6 +53,12 @@ public struct PNGEncoder: Sendable {
                 if a != 255 { paletteAlpha.append(a) }
             }
         }
+        var strategy = self.strategy, filters = self.filters
+        if strategy == .automatic {
+            let small = image.width * image.height <= Self.smallImagePixels
+            strategy = small ? .runLength : .standard
+            if small && filters == nil, case .palette = plan {} else if small && filters == nil { filters = .paeth }
+        }
         var out = blpng_encoded()
         let status = rows.withUnsafeBufferPointer { rowBuffer in
             paletteRGB.withUnsafeBufferPointer { rgb in
@@ -52,7 +69,8 @@ public struct PNGEncoder: Sendable {
                         rows: rowBuffer.baseAddress, row_bytes: rowBytes,
                         palette_rgb: rgb.baseAddress, palette_count: Int32(rgb.count / 3),
                         palette_alpha: alpha.baseAddress, trans_count: Int32(alpha.count),
-                        compression_level: Int32(compressionLevel), filters: filters?.rawValue ?? 0)
+                        compression_level: Int32(compressionLevel), filters: filters?.rawValue ?? 0,
+                        strategy: strategy.rawValue)
                     return blpng_encode(&request, &out)
                 }
             }
@@ -98,6 +116,12 @@ public struct PNGEncoder: Sendable {
                     out[i * 2 + 1] = a
                 }
                 return (out, w * 2)
+            case .grey(8):
+                let out = [UInt8](unsafeUninitializedCapacity: w * h) { buffer, count in
+                    for i in 0..<(w * h) { buffer[i] = p[i * 4] }
+                    count = w * h
+                }
+                return (out, w)
             case let .grey(depth):
                 let scale = 255 / ((1 << depth) - 1)
                 return packIndices(w, h, depth) { UInt8(Int(p[$0 * 4]) / scale) }

@@ -47,6 +47,7 @@ typedef struct {
     int trans_count;
     int compression_level;        /* zlib level 0-9 */
     int filters;                  /* PNG_FILTER_* mask, or 0 for libpng's choice */
+    int strategy;                 /* zlib strategy: 0 default, 1 filtered, 3 run-length (Z_RLE) */
 } blpng_encode_request;
 
 /// Encodes one image to PNG bytes in memory.
