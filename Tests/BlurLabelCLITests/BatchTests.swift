@@ -138,3 +138,28 @@ struct BatchTests {
 func Darwin_or_Glibc_pipe(_ fds: inout [Int32]) -> Int32 {
     fds.withUnsafeMutableBufferPointer { pipe($0.baseAddress!) }
 }
+
+@Suite("manifest lines")
+struct ManifestLineTests {
+    @Test("the quick output scan agrees with full decoding or steps aside", arguments: [
+        #"{"text":"a","output":"x.png"}"#,
+        #"{"output" : "y.png", "text":"output"}"#,
+        #"{"text":"output","output":"z.png"}"#,
+        #"{"text":"say \"output\": \"no\"","output":"w.png"}"#,
+        #"{"text":"a", "output":"sub/v.png","size":20}"#,
+        #"{"text":"a"}"#,
+    ])
+    func quickScan(line: String) throws {
+        let bytes = Array(line.utf8)
+        let full = try? ManifestLine(bytes: bytes).output
+        if let quick = ManifestLine.quickOutput(bytes) { #expect(quick == full) }
+    }
+
+    @Test func numbersBooleansAndListsBecomeOptionText() throws {
+        let line = try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":40,"radius":2.5,"secure":true,"features":["tnum","-liga"]}"#.utf8))
+        #expect(line.options == ["size": "40", "radius": "2.5", "secure": "true", "features": "tnum,-liga"])
+        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)) }
+        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":null}"#.utf8)) }
+        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"["text"]"#.utf8)) }
+    }
+}

@@ -48,6 +48,29 @@ struct ManifestLine {
         self.options = options
     }
 
+    /// The `output` of a line without decoding all of it, for the pass that looks for duplicates
+    /// before rendering: exact for lines without escapes (a string followed by a colon can only be
+    /// a key), nil otherwise (the caller then decodes the line in full).
+    static func quickOutput(_ bytes: [UInt8]) -> String? {
+        guard !bytes.contains(0x5C) else { return nil } // a backslash: decode properly
+        let key = Array("\"output\"".utf8)
+        var i = 0
+        var found: String? = nil
+        while i + key.count <= bytes.count {
+            guard bytes[i..<(i + key.count)].elementsEqual(key) else { i += 1; continue }
+            var j = i + key.count
+            while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09) { j += 1 }
+            guard j < bytes.count, bytes[j] == 0x3A else { i += key.count; continue } // not a key
+            j += 1
+            while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09) { j += 1 }
+            guard j < bytes.count, bytes[j] == 0x22, found == nil else { return nil }
+            guard let close = bytes[(j + 1)...].firstIndex(of: 0x22) else { return nil }
+            found = String(decoding: bytes[(j + 1)..<close], as: UTF8.self)
+            i = close + 1
+        }
+        return found
+    }
+
     /// The label style the line asks for.
     func style() throws -> LabelStyle {
         do { return try LabelOptions.style { options[$0] } } catch let error as UsageError {

@@ -13,10 +13,10 @@ struct ManifestScan {
         while let (number, bytes) = reader.next() {
             let inShard = shard.contains(line: number)
             if inShard { linesInShard += 1 }
-            guard let line = try? ManifestLine(bytes: bytes) else { continue }
-            let hash = Self.fnv1a(line.output)
+            guard let output = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output else { continue }
+            let hash = Self.fnv1a(output)
             if let first = seen[hash] { suspects.append((Int(first), number)) } else { seen[hash] = Int32(truncatingIfNeeded: number) }
-            if inShard && fileExists(outputFolder + "/" + line.output) { existing += 1 }
+            if inShard && fileExists(outputFolder + "/" + output) { existing += 1 }
         }
         guard !suspects.isEmpty else { return }
         // Confirm hash matches by reading the lines involved again (rare: real duplicates).
@@ -24,7 +24,7 @@ struct ManifestScan {
         var names: [Int: String] = [:]
         let again = try ManifestReader(path: path)
         while let (number, bytes) = again.next() {
-            if wanted.contains(number) { names[number] = try? ManifestLine(bytes: bytes).output }
+            if wanted.contains(number) { names[number] = (try? ManifestLine(bytes: bytes))?.output }
         }
         duplicates = suspects.compactMap { first, second in
             guard let a = names[first], a == names[second] else { return nil }
