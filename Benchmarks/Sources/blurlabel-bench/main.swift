@@ -99,6 +99,28 @@ case "png":
         for image in images { bytes += try encoder.encode(image).count }
         print(String(format: "%-28@ %7.1f bytes  %6.1f µs", name as NSString, Double(bytes) / 2000, (now() - t0) / 2000 * 1e6))
     }
+case "compare":
+    // Golden-image comparison of two 3840×2160 pictures: identical, and differing in a band.
+    let width = 3840, height = 2160
+    let a = try Image(width: width, height: height, premultipliedRGBA: testPicture(width: width, height: height, channels: 4))
+    // Separate buffers, as two decoded files would be.
+    let same = try Image(width: width, height: height, premultipliedRGBA: [UInt8](unsafeUninitializedCapacity: a.pixels.count) { buffer, count in
+        _ = buffer.initialize(from: a.pixels); count = a.pixels.count
+    })
+    var b = same
+    for y in 1000..<1040 { for x in 0..<width { b.pixels[(y * width + x) * 4] /= 2 } }
+    let comparison = ImageComparison()
+    for (name, other) in [("identical", same), ("different", b)] {
+        var best = Double.infinity
+        var summary = ""
+        for _ in 0..<5 {
+            let t0 = now()
+            let result = try comparison.compare(expected: a, actual: other)
+            best = min(best, now() - t0)
+            summary = result.summary
+        }
+        print(String(format: "compare 3840x2160 %@: %.1f ms (%@)", name as NSString, best * 1000, summary as NSString))
+    }
 case "attack":
     let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
     let trials = args.count > 3 ? Int(args[3])! : 500

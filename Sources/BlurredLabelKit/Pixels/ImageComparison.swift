@@ -63,25 +63,44 @@ public struct ImageComparison: Sendable {
         if expected.pixels == actual.pixels {
             return Result(width: w, height: h, differentPixels: 0, antialiasedPixels: 0, maxDistance: 0, passes: true, classes: [])
         }
-        let a = blendedYIQ(expected), b = blendedYIQ(actual)
         let limit = 35215 * threshold * threshold
+        let back = Pixel(backdrop: backdrop)
+        let detect = detectAntialiasing
         var classes = [UInt8](repeating: 0, count: w * h)
-        var different = 0, antialiased = 0, worst = 0.0
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = y * w + x
-                let delta = distanceSquared(a, i, b, i)
-                worst = max(worst, delta)
-                guard delta > limit else { continue }
-                if detectAntialiasing && (isAntialiased(a, x, y, w, h, other: b) || isAntialiased(b, x, y, w, h, other: a)) {
-                    classes[i] = 2
-                    antialiased += 1
-                } else {
-                    classes[i] = 1
-                    different += 1
+        // Rows are split between threads; each row's tallies are its own, summed in row order.
+        let tallies = RowTallies(rows: h)
+        expected.pixels.withUnsafeBytes { rawA in
+            actual.pixels.withUnsafeBytes { rawB in
+                classes.withUnsafeMutableBufferPointer { out in
+                    let a = UnsafeSendable(rawA.bindMemory(to: UInt32.self).baseAddress!)
+                    let b = UnsafeSendable(rawB.bindMemory(to: UInt32.self).baseAddress!)
+                    let marks = UnsafeSendable(out.baseAddress!)
+                    parallelRanges(h, threads: defaultThreadCount) { rows in
+                        let pa = UnsafePointer(a.pointer), pb = UnsafePointer(b.pointer)
+                        for y in rows {
+                            var different = 0, antialiased = 0, worst = 0.0
+                            for x in 0..<w {
+                                let i = y * w + x
+                                guard pa[i] != pb[i] else { continue }
+                                let delta = back.distanceSquared(pa[i], pb[i])
+                                worst = max(worst, delta)
+                                guard delta > limit else { continue }
+                                if detect && (Self.isAntialiased(pa, x, y, w, h, other: pb, back: back)
+                                              || Self.isAntialiased(pb, x, y, w, h, other: pa, back: back)) {
+                                    marks.pointer[i] = 2
+                                    antialiased += 1
+                                } else {
+                                    marks.pointer[i] = 1
+                                    different += 1
+                                }
+                            }
+                            tallies.set(y, different, antialiased, worst)
+                        }
+                    }
                 }
             }
         }
+        let (different, antialiased, worst) = tallies.total()
         let allowed = max(maxDiffPixels, Int((maxDiffRatio * Double(w * h)).rounded(.down)))
         return Result(width: w, height: h, differentPixels: different, antialiasedPixels: antialiased,
                       maxDistance: (worst / 35215).squareRoot(), passes: different <= allowed, classes: classes)
@@ -90,14 +109,15 @@ public struct ImageComparison: Sendable {
     /// The diff picture: expected faded towards white, differing pixels red, anti-aliased yellow.
     public func diffImage(expected: Image, result: Result) throws -> Image {
         var out = try Image(width: result.width, height: result.height, fill: .white)
-        let yiq = blendedYIQ(expected)
+        let back = Pixel(backdrop: backdrop)
+        let words = expected.pixels.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
         for i in 0..<(result.width * result.height) {
             let (r, g, b): (UInt8, UInt8, UInt8)
             switch result.classes.isEmpty ? 0 : result.classes[i] {
             case 1: (r, g, b) = (255, 0, 0)
             case 2: (r, g, b) = (255, 255, 0)
             default:
-                let grey = UInt8(max(0, min(255, 255 + (yiq.y[i] - 255) * 0.1)))
+                let grey = UInt8(max(0, min(255, 255 + (back.brightness(words[i]) - 255) * 0.1)))
                 (r, g, b) = (grey, grey, grey)
             }
             out.pixels[i * 4] = r; out.pixels[i * 4 + 1] = g; out.pixels[i * 4 + 2] = b; out.pixels[i * 4 + 3] = 255
@@ -125,43 +145,47 @@ public struct ImageComparison: Sendable {
 
     // MARK: - metric
 
-    struct YIQ { var y: [Double]; var i: [Double]; var q: [Double] }
+    /// The backdrop, and the YIQ arithmetic on packed premultiplied pixels composited over it.
+    struct Pixel: Sendable {
+        let r: Double, g: Double, b: Double
 
-    private func blendedYIQ(_ image: Image) -> YIQ {
-        let n = image.width * image.height
-        var out = YIQ(y: [Double](repeating: 0, count: n), i: [Double](repeating: 0, count: n), q: [Double](repeating: 0, count: n))
-        let back = (Double(backdrop.red), Double(backdrop.green), Double(backdrop.blue))
-        image.pixels.withUnsafeBufferPointer { p in
-            for k in 0..<n {
-                let inverse = 1 - Double(p[k * 4 + 3]) / 255
-                let r = Double(p[k * 4]) + back.0 * inverse
-                let g = Double(p[k * 4 + 1]) + back.1 * inverse
-                let b = Double(p[k * 4 + 2]) + back.2 * inverse
-                out.y[k] = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
-                out.i[k] = r * 0.59597799 - g * 0.27417610 - b * 0.32180189
-                out.q[k] = r * 0.21147017 - g * 0.52261711 + b * 0.31114694
-            }
+        init(backdrop: Color) { r = Double(backdrop.red); g = Double(backdrop.green); b = Double(backdrop.blue) }
+
+        /// Y, I and Q of a packed premultiplied pixel over the backdrop.
+        @inline(__always)
+        func yiq(_ word: UInt32) -> (Double, Double, Double) {
+            let inverse = 1 - Double(word >> 24) / 255
+            let red = Double(word & 0xFF) + r * inverse
+            let green = Double((word >> 8) & 0xFF) + g * inverse
+            let blue = Double((word >> 16) & 0xFF) + b * inverse
+            return (red * 0.29889531 + green * 0.58662247 + blue * 0.11448223,
+                    red * 0.59597799 - green * 0.27417610 - blue * 0.32180189,
+                    red * 0.21147017 - green * 0.52261711 + blue * 0.31114694)
         }
-        return out
-    }
 
-    @inline(__always)
-    private func distanceSquared(_ a: YIQ, _ i: Int, _ b: YIQ, _ j: Int) -> Double {
-        let dy = a.y[i] - b.y[j], di = a.i[i] - b.i[j], dq = a.q[i] - b.q[j]
-        return 0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+        @inline(__always)
+        func brightness(_ word: UInt32) -> Double { yiq(word).0 }
+
+        @inline(__always)
+        func distanceSquared(_ p: UInt32, _ q: UInt32) -> Double {
+            let (y1, i1, q1) = yiq(p), (y2, i2, q2) = yiq(q)
+            let dy = y1 - y2, di = i1 - i2, dq = q1 - q2
+            return 0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+        }
     }
 
     /// pixelmatch's test: the pixel lies on an edge between a darker and a brighter neighbour,
-    /// one of which sits in a flat area in both images.
-    private func isAntialiased(_ img: YIQ, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int, other: YIQ) -> Bool {
+    /// one of which sits in a flat area (three or more identical neighbours) in both images.
+    static func isAntialiased(_ img: UnsafePointer<UInt32>, _ x1: Int, _ y1: Int, _ w: Int, _ h: Int,
+                              other: UnsafePointer<UInt32>, back: Pixel) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0), x2 = min(x1 + 1, w - 1), y2 = min(y1 + 1, h - 1)
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
         var minDelta = 0.0, maxDelta = 0.0
         var minPosition = (0, 0), maxPosition = (0, 0)
-        let centre = img.y[y1 * w + x1]
+        let centre = back.brightness(img[y1 * w + x1])
         for x in x0...x2 {
             for y in y0...y2 where !(x == x1 && y == y1) {
-                let delta = centre - img.y[y * w + x]
+                let delta = centre - back.brightness(img[y * w + x])
                 if delta == 0 {
                     zeroes += 1
                     if zeroes > 2 { return false }
@@ -177,18 +201,28 @@ public struct ImageComparison: Sendable {
             || (hasManySiblings(img, maxPosition, w, h) && hasManySiblings(other, maxPosition, w, h))
     }
 
-    private func hasManySiblings(_ img: YIQ, _ p: (Int, Int), _ w: Int, _ h: Int) -> Bool {
+    private static func hasManySiblings(_ img: UnsafePointer<UInt32>, _ p: (Int, Int), _ w: Int, _ h: Int) -> Bool {
         let (x1, y1) = p
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0), x2 = min(x1 + 1, w - 1), y2 = min(y1 + 1, h - 1)
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
-        let i = y1 * w + x1
+        let centre = img[y1 * w + x1]
         for x in x0...x2 {
             for y in y0...y2 where !(x == x1 && y == y1) {
-                let j = y * w + x
-                if img.y[i] == img.y[j] && img.i[i] == img.i[j] && img.q[i] == img.q[j] { zeroes += 1 }
+                if img[y * w + x] == centre { zeroes += 1 }
                 if zeroes > 2 { return true }
             }
         }
         return false
     }
+}
+
+/// Per-row counts written by worker threads, summed in row order so the result never depends
+/// on how rows were split.
+private final class RowTallies: @unchecked Sendable {
+    private var different: [Int], antialiased: [Int], worst: [Double]
+    init(rows: Int) {
+        different = Array(repeating: 0, count: rows); antialiased = different; worst = Array(repeating: 0, count: rows)
+    }
+    func set(_ row: Int, _ d: Int, _ a: Int, _ w: Double) { different[row] = d; antialiased[row] = a; worst[row] = w }
+    func total() -> (Int, Int, Double) { (different.reduce(0, +), antialiased.reduce(0, +), worst.max() ?? 0) }
 }
