@@ -21,7 +21,7 @@ let package = Package(
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
         // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
-        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
         .target(name: "CBlurKernels"),
         // The default fonts, embedded with .incbin from the top-level Fonts/ folder.

@@ -45,7 +45,39 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t count) {
     reader->offset += count;
 }
 
+static blpng_status decode_impl(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out,
+                                uint8_t *target, size_t target_capacity);
+
 blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out) {
+    return decode_impl(data, size, max_pixels, out, NULL, 0);
+}
+
+blpng_status blpng_decode_into(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               uint8_t *pixels, size_t capacity, blpng_decoded *out) {
+    return decode_impl(data, size, max_pixels, out, pixels, capacity);
+}
+
+int blpng_peek_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height) {
+    if (size < 24 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0 || memcmp(data + 12, "IHDR", 4) != 0) return -1;
+    *width = (uint32_t)data[16] << 24 | (uint32_t)data[17] << 16 | (uint32_t)data[18] << 8 | data[19];
+    *height = (uint32_t)data[20] << 24 | (uint32_t)data[21] << 16 | (uint32_t)data[22] << 8 | data[23];
+    return 0;
+}
+
+void blpng_premultiply(uint8_t *rgba, size_t pixels) {
+    for (size_t i = 0; i < pixels; i++) {
+        uint8_t *p = rgba + i * 4;
+        unsigned a = p[3];
+        if (a == 255) continue;
+        for (int c = 0; c < 3; c++) {
+            unsigned t = p[c] * a + 128;
+            p[c] = (uint8_t)((t + (t >> 8)) >> 8);
+        }
+    }
+}
+
+static blpng_status decode_impl(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out,
+                                uint8_t *target, size_t target_capacity) {
     if (!data || !out) return BLPNG_BAD_ARGUMENT;
     memset(out, 0, sizeof *out);
     if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
@@ -78,7 +110,7 @@ blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 
     if (setjmp(png_jmpbuf(png))) {
         free(rows);
-        free(pixels);
+        if (pixels != target) free(pixels);
         png_destroy_read_struct(&png, &info, NULL);
         if (sink.truncated) return BLPNG_TRUNCATED;
         return status;
@@ -117,7 +149,11 @@ blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
         strcpy(out->message, "unexpected row layout after conversion to RGBA");
         png_longjmp(png, 1);
     }
-    pixels = (uint8_t *)malloc(row_bytes * height);
+    if (target && target_capacity < row_bytes * height) {
+        strcpy(out->message, "the buffer given is too small for the image");
+        png_longjmp(png, 1);
+    }
+    pixels = target ? target : (uint8_t *)malloc(row_bytes * height);
     rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
     if (!pixels || !rows) {
         strcpy(out->message, "out of memory");
@@ -130,7 +166,7 @@ blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
-    out->rgba = pixels;
+    out->rgba = target ? NULL : pixels;
     return BLPNG_OK;
 }
 
@@ -211,3 +247,60 @@ blpng_status blpng_encode(const blpng_encode_request *request, blpng_encoded *ou
 }
 
 void blpng_free(void *pointer) { free(pointer); }
+
+/* ---- parallel compression pieces ---- */
+#include <zlib.h>
+
+static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+    int p = (int)a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+}
+
+static inline unsigned cost(uint8_t v) { return v < 128 ? v : 256u - v; }
+
+void blpng_filter_rows(const uint8_t *rows, size_t row_bytes, int bpp, uint32_t first, uint32_t last, uint8_t *out) {
+    uint8_t *candidates = (uint8_t *)malloc(row_bytes * 5);
+    if (!candidates) abort();
+    for (uint32_t y = first; y < last; y++) {
+        const uint8_t *row = rows + (size_t)y * row_bytes;
+        const uint8_t *up = y > 0 ? row - row_bytes : NULL;
+        unsigned sums[5] = { 0, 0, 0, 0, 0 };
+        for (size_t i = 0; i < row_bytes; i++) {
+            uint8_t a = i >= (size_t)bpp ? row[i - bpp] : 0;
+            uint8_t b = up ? up[i] : 0;
+            uint8_t c = (up && i >= (size_t)bpp) ? up[i - bpp] : 0;
+            uint8_t x = row[i];
+            uint8_t f[5] = { x, (uint8_t)(x - a), (uint8_t)(x - b), (uint8_t)(x - ((a + b) >> 1)), (uint8_t)(x - paeth(a, b, c)) };
+            for (int k = 0; k < 5; k++) { candidates[k * row_bytes + i] = f[k]; sums[k] += cost(f[k]); }
+        }
+        int best = 0;
+        for (int k = 1; k < 5; k++) if (sums[k] < sums[best]) best = k;
+        uint8_t *dst = out + (size_t)(y - first) * (row_bytes + 1);
+        dst[0] = (uint8_t)best;
+        memcpy(dst + 1, candidates + best * row_bytes, row_bytes);
+    }
+    free(candidates);
+}
+
+int blpng_deflate_piece(const uint8_t *data, size_t size, const uint8_t *dictionary, size_t dictionary_size,
+                        int level, int last, uint8_t **out, size_t *out_size) {
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    if (dictionary_size > 0 && deflateSetDictionary(&z, dictionary, (uInt)dictionary_size) != Z_OK) { deflateEnd(&z); return -1; }
+    size_t capacity = deflateBound(&z, (uLong)size) + 64;
+    uint8_t *buffer = (uint8_t *)malloc(capacity);
+    if (!buffer) { deflateEnd(&z); return -1; }
+    z.next_in = (Bytef *)data;
+    z.avail_in = (uInt)size;
+    z.next_out = buffer;
+    z.avail_out = (uInt)capacity;
+    int status = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
+    if ((last && status != Z_STREAM_END) || (!last && status != Z_OK) || z.avail_in != 0) {
+        deflateEnd(&z); free(buffer); return -1;
+    }
+    *out = buffer;
+    *out_size = capacity - z.avail_out;
+    deflateEnd(&z);
+    return 0;
+}

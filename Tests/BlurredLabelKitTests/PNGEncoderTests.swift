@@ -77,3 +77,46 @@ struct PNGEncoderTests {
         #expect(throws: PNGError.self) { try PNGEncoder().encode(try Image(width: 0, height: 5)) }
     }
 }
+
+@Suite("Parallel PNG compression of large images")
+struct ParallelPNGTests {
+    static func large(_ kind: String) throws -> Image {
+        let width = 1100, height = 1000
+        var random = TestRandom(state: 3)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let v = UInt8((x * 3 + y * 5) & 0xFF) ^ (x % 97 == 0 ? random.next() : 0)
+                switch kind {
+                case "grey": pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v
+                case "palette": let c: UInt8 = v < 128 ? 30 : 200; pixels[i] = c; pixels[i + 1] = 60; pixels[i + 2] = c
+                default:
+                    let a = UInt8(128 + Int(v) / 2)
+                    pixels[i + 3] = a; pixels[i] = min(v, a); pixels[i + 1] = min(random.next(), a); pixels[i + 2] = min(UInt8(y & 0xFF), a)
+                }
+            }
+        }
+        return try Image(width: width, height: height, premultipliedRGBA: pixels)
+    }
+
+    @Test("round-trips exactly", arguments: ["grey", "palette", "rgba"])
+    func roundTrip(kind: String) throws {
+        let image = try Self.large(kind)
+        #expect(image.width * image.height >= PNGEncoder.parallelImagePixels)
+        let bytes = try PNGEncoder().encode(image)
+        #expect(try PNGDecoder.decode(bytes) == image)
+    }
+
+    @Test func bytesDoNotDependOnThreads() throws {
+        let image = try Self.large("rgba")
+        let plan = PNGColorPlan.smallest(for: [image])
+        let (rows, rowBytes) = PNGEncoder.packRows(image, plan: plan)
+        func encode(_ threads: Int) throws -> [UInt8] {
+            try ParallelPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height, plan: plan,
+                                         paletteRGB: [], paletteAlpha: [], level: 6, threads: threads)
+        }
+        let one = try encode(1)
+        #expect(try encode(2) == one && encode(5) == one)
+    }
+}

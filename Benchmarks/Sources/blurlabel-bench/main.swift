@@ -121,6 +121,37 @@ case "compare":
         }
         print(String(format: "compare 3840x2160 %@: %.1f ms (%@)", name as NSString, best * 1000, summary as NSString))
     }
+case "phases":
+    // Where an end-to-end redaction spends its time (args: PNG path).
+    let path = args[2]
+    var t0 = now()
+    let bytes = try FileIO.read(path)
+    let image = try PNGDecoder.decode(bytes)
+    print(String(format: "read + decode: %.1f ms", (now() - t0) * 1000)); t0 = now()
+    var redaction = Redaction(image: image)
+    for (x, y, w, h) in [(40, 20, 600, 60), (900, 300, 400, 200), (100, 700, 800, 120), (1500, 50, 380, 900), (700, 950, 500, 100)] {
+        redaction.add(.init(x: x, y: y, width: w, height: h), mode: .blur(radius: 8))
+    }
+    let out = try redaction.render()
+    print(String(format: "redact: %.1f ms", (now() - t0) * 1000)); t0 = now()
+    let plan = PNGColorPlan.smallest(for: [out])
+    print(String(format: "colour plan: %.1f ms (%@)", (now() - t0) * 1000, "\(plan)" as NSString)); t0 = now()
+    let encoded = try PNGEncoder().encode(out, plan: plan)
+    print(String(format: "encode: %.1f ms, %d bytes", (now() - t0) * 1000, encoded.count))
+    for (name, encoder) in [("level 6 paeth", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .standard)),
+                            ("level 6 sub", PNGEncoder(compressionLevel: 6, filters: .sub, strategy: .standard)),
+                            ("level 6 up", PNGEncoder(compressionLevel: 6, filters: .up, strategy: .standard)),
+                            ("level 4 adaptive", PNGEncoder(compressionLevel: 4, strategy: .standard)),
+                            ("level 3 adaptive", PNGEncoder(compressionLevel: 3, strategy: .standard)),
+                            ("level 6 filtered", PNGEncoder(compressionLevel: 6, strategy: .filtered)),
+                            ("level 6 rle", PNGEncoder(compressionLevel: 6, strategy: .runLength)),
+                            ("level 6 sub+paeth", PNGEncoder(compressionLevel: 6, filters: [.sub, .paeth], strategy: .standard)),
+                            ("level 6 none+sub+up", PNGEncoder(compressionLevel: 6, filters: [.none, .sub, .up], strategy: .standard)),
+                            ("level 5 sub", PNGEncoder(compressionLevel: 5, filters: .sub, strategy: .standard))] {
+        t0 = now()
+        let e = try encoder.encode(out, plan: plan)
+        print(String(format: "  %@: %.1f ms, %d bytes", name as NSString, (now() - t0) * 1000, e.count))
+    }
 case "attack":
     let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
     let trials = args.count > 3 ? Int(args[3])! : 500

@@ -25,8 +25,26 @@ public enum PNGDecoder {
     public static func decodeWithHeader(_ data: [UInt8], source: String = "<memory>",
                                         maxPixels: Int = defaultMaxPixels) throws -> (image: Image, header: Header) {
         var result = blpng_decoded()
-        let status = data.withUnsafeBufferPointer { buffer in
-            blpng_decode(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)), &result)
+        var width: UInt32 = 0, height: UInt32 = 0
+        // Decode straight into the image's own storage when the declared size is acceptable
+        // (anything odd goes through the plain path, which reports it).
+        let direct = data.withUnsafeBufferPointer { blpng_peek_size($0.baseAddress, $0.count, &width, &height) } == 0
+            && UInt64(width) * UInt64(height) <= UInt64(max(0, maxPixels)) && width > 0 && height > 0
+        var status = BLPNG_OK
+        var pixels: [UInt8] = []
+        if direct {
+            let count = Int(width) * Int(height) * 4
+            pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                status = data.withUnsafeBufferPointer { input in
+                    blpng_decode_into(input.baseAddress, input.count, UInt64(max(0, maxPixels)), buffer.baseAddress, count, &result)
+                }
+                if status == BLPNG_OK { blpng_premultiply(buffer.baseAddress, Int(width) * Int(height)) }
+                initialized = status == BLPNG_OK ? count : 0
+            }
+        } else {
+            status = data.withUnsafeBufferPointer { buffer in
+                blpng_decode(buffer.baseAddress, buffer.count, UInt64(max(0, maxPixels)), &result)
+            }
         }
         defer { blpng_free(result.rgba) }
         let message = withUnsafeBytes(of: result.message) { raw in
@@ -41,13 +59,14 @@ public enum PNGDecoder {
         case BLPNG_NO_MEMORY: throw PNGError.outOfMemory(source: source)
         default: throw PNGError.corrupt(source: source, reason: message.isEmpty ? "unreadable" : message)
         }
-        let width = Int(result.width), height = Int(result.height)
-        let count = width * height * 4
-        var pixels = [UInt8](UnsafeBufferPointer(start: result.rgba, count: count))
-        pixels.withUnsafeMutableBufferPointer { premultiplyInPlace($0) }
+        if !direct {
+            let count = Int(result.width) * Int(result.height) * 4
+            pixels = [UInt8](UnsafeBufferPointer(start: result.rgba, count: count))
+            pixels.withUnsafeMutableBufferPointer { blpng_premultiply($0.baseAddress, count / 4) }
+        }
         let header = Header(colorType: Int(result.color_type), bitDepth: Int(result.bit_depth),
                             interlaced: result.interlaced != 0)
-        return (try Image(width: width, height: height, premultipliedRGBA: pixels), header)
+        return (try Image(width: Int(result.width), height: Int(result.height), premultipliedRGBA: pixels), header)
     }
 
     /// Reads and decodes a file; `-` reads standard input.
@@ -60,18 +79,5 @@ public enum PNGDecoder {
                                         maxPixels: Int = defaultMaxPixels) throws -> (image: Image, header: Header) {
         let bytes = try FileIO.read(path)
         return try decodeWithHeader(bytes, source: path == "-" ? "<stdin>" : path, maxPixels: maxPixels)
-    }
-
-    private static func premultiplyInPlace(_ p: UnsafeMutableBufferPointer<UInt8>) {
-        var i = 0
-        while i < p.count {
-            let a = p[i + 3]
-            if a != 255 {
-                p[i] = premultiply(p[i], a)
-                p[i + 1] = premultiply(p[i + 1], a)
-                p[i + 2] = premultiply(p[i + 2], a)
-            }
-            i += 4
-        }
     }
 }

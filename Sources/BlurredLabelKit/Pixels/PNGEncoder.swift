@@ -16,6 +16,8 @@ public struct PNGEncoder: Sendable {
 
     /// Images up to this many pixels count as small for `.automatic`.
     public static let smallImagePixels = 65_536
+    /// From this many pixels `.automatic` compresses on every core (see `ParallelPNGWriter`).
+    public static let parallelImagePixels = 1 << 20
 
     /// PNG's row filters, as a set.
     public struct RowFilters: OptionSet, Sendable {
@@ -52,6 +54,12 @@ public struct PNGEncoder: Sendable {
                 paletteRGB += channels.map { a == 0 ? 0 : unpremultiply($0, a) }
                 if a != 255 { paletteAlpha.append(a) }
             }
+        }
+        if strategy == .automatic && filters == nil && compressionLevel > 0
+            && image.width * image.height >= Self.parallelImagePixels {
+            return try ParallelPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height,
+                                                plan: plan, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
+                                                level: compressionLevel, threads: defaultThreadCount)
         }
         var strategy = self.strategy, filters = self.filters
         if strategy == .automatic {

@@ -107,7 +107,7 @@ public struct Redaction: Sendable {
         for (rect, mode) in clipped {
             switch mode {
             case let .blur(radius), let .secure(radius):
-                out = try RegionBlur.blur(out, rect: rect, sigma: radius)
+                try RegionBlur.blur(&out, rect: rect, sigma: radius)
             case let .pixelate(block):
                 RegionPixelate.pixelate(&out, rect: rect, block: block)
             case let .fill(color):

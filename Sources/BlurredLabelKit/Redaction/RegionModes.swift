@@ -2,18 +2,21 @@
 /// image border) go through the Gaussian, and the region's part is written back, so its edge
 /// blends with its surroundings as a live blur view does.
 enum RegionBlur {
-    static func blur(_ image: Image, rect: Redaction.Rect, sigma: Double) throws -> Image {
+    static func blur(_ image: inout Image, rect: Redaction.Rect, sigma: Double) throws {
         let margin = Int((3 * sigma).rounded(.up))
         let area = Redaction.Rect(x: rect.x - margin, y: rect.y - margin, width: rect.width + 2 * margin, height: rect.height + 2 * margin)
             .clipped(toWidth: image.width, height: image.height)!
         let crop = try image.cropped(to: area)
         let blurred = try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: crop)
-        var out = image
-        for y in rect.y..<(rect.y + rect.height) {
-            let src = ((y - area.y) * area.width + (rect.x - area.x)) * 4, dst = (y * image.width + rect.x) * 4
-            out.pixels.replaceSubrange(dst..<(dst + rect.width * 4), with: blurred.pixels[src..<(src + rect.width * 4)])
+        let width = image.width
+        image.pixels.withUnsafeMutableBufferPointer { out in
+            blurred.pixels.withUnsafeBufferPointer { src in
+                for y in rect.y..<(rect.y + rect.height) {
+                    let from = ((y - area.y) * area.width + (rect.x - area.x)) * 4, to = (y * width + rect.x) * 4
+                    (out.baseAddress! + to).update(from: src.baseAddress! + from, count: rect.width * 4)
+                }
+            }
         }
-        return out
     }
 }
 
@@ -104,10 +107,14 @@ enum RegionSynthesis {
 extension Image {
     /// The pixels inside `rect` (which must lie within the image).
     func cropped(to rect: Redaction.Rect) throws -> Image {
-        var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-        for y in 0..<rect.height {
-            let src = ((rect.y + y) * width + rect.x) * 4
-            pixels.replaceSubrange((y * rect.width * 4)..<((y + 1) * rect.width * 4), with: self.pixels[src..<(src + rect.width * 4)])
+        let rowBytes = rect.width * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * rect.height) { out, count in
+            self.pixels.withUnsafeBufferPointer { src in
+                for y in 0..<rect.height {
+                    (out.baseAddress! + y * rowBytes).initialize(from: src.baseAddress! + ((rect.y + y) * width + rect.x) * 4, count: rowBytes)
+                }
+            }
+            count = rowBytes * rect.height
         }
         return try Image(width: rect.width, height: rect.height, premultipliedRGBA: pixels)
     }

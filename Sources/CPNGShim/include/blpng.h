@@ -28,6 +28,17 @@ typedef struct {
 /// Decodes a whole PNG held in memory into straight RGBA8, refusing images over max_pixels.
 blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out);
 
+/// The same, writing the pixels into a caller's buffer of at least width*height*4 bytes
+/// (out->rgba stays NULL).
+blpng_status blpng_decode_into(const uint8_t *data, size_t size, uint64_t max_pixels,
+                               uint8_t *pixels, size_t capacity, blpng_decoded *out);
+
+/// The width and height a PNG's IHDR declares, without decoding; 0 on success.
+int blpng_peek_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height);
+
+/// Straight RGBA to premultiplied, in place, rounded to nearest.
+void blpng_premultiply(uint8_t *rgba, size_t pixels);
+
 typedef struct {
     uint8_t *bytes;         /* the encoded file; free with blpng_free */
     size_t count;
@@ -56,3 +67,19 @@ blpng_status blpng_encode(const blpng_encode_request *request, blpng_encoded *ou
 void blpng_free(void *pointer);
 
 #endif
+
+/* ---- pieces for compressing large images on several threads ----
+   libpng compresses on one thread. For large images the encoder filters rows and deflates
+   fixed-size pieces of the filtered data in parallel (each piece primed with the 32 KB before
+   it, as pigz does), then joins them into one zlib stream. Piece boundaries depend only on the
+   image, never on the thread count, so the bytes are the same on any machine. */
+
+/// PNG-filters rows [first, last) of an image into out (row_bytes + 1 bytes per row), choosing
+/// for each row the filter with the smallest sum of absolute values (libpng's heuristic).
+void blpng_filter_rows(const uint8_t *rows, size_t row_bytes, int bytes_per_pixel,
+                       uint32_t first, uint32_t last, uint8_t *out);
+
+/// Raw deflate of data[0, size) primed with dictionary; ends byte-aligned (sync flush), or
+/// finishes the stream when last. Returns 0 on success; *out is malloc'ed (free with blpng_free).
+int blpng_deflate_piece(const uint8_t *data, size_t size, const uint8_t *dictionary, size_t dictionary_size,
+                        int level, int last, uint8_t **out, size_t *out_size);

@@ -1,0 +1,84 @@
+import CPNGShim
+import CZlib
+
+/// PNG files for large images, compressed on every core: rows are filtered (libpng's
+/// minimum-sum heuristic) and fixed 1 MiB pieces of the filtered data are deflated in parallel,
+/// each primed with the 32 KB before it, then joined into the one zlib stream PNG wants (the way
+/// pigz does it). Piece boundaries depend only on the image, so the bytes never depend on the
+/// thread count. libpng, which compresses on one thread, still writes every smaller image.
+enum ParallelPNGWriter {
+    static let pieceSize = 1 << 20
+    static let window = 32 * 1024
+
+    static func encode(rows: [UInt8], rowBytes: Int, width: Int, height: Int, plan: PNGColorPlan,
+                       paletteRGB: [UInt8], paletteAlpha: [UInt8], level: Int, threads: Int) throws -> [UInt8] {
+        let bytesPerPixel: Int
+        switch plan {
+        case .rgba: bytesPerPixel = 4
+        case .rgb: bytesPerPixel = 3
+        case .greyAlpha: bytesPerPixel = 2
+        case .grey, .palette: bytesPerPixel = 1
+        }
+        let filteredCount = height * (rowBytes + 1)
+        var filtered = [UInt8](repeating: 0, count: filteredCount)
+        rows.withUnsafeBufferPointer { source in
+            filtered.withUnsafeMutableBufferPointer { out in
+                let src = UnsafeSendable(source.baseAddress!), dst = UnsafeSendable(out.baseAddress!)
+                parallelRanges(height, threads: threads) { range in
+                    blpng_filter_rows(src.pointer, rowBytes, Int32(bytesPerPixel), UInt32(range.lowerBound), UInt32(range.upperBound),
+                                      dst.pointer + range.lowerBound * (rowBytes + 1))
+                }
+            }
+        }
+        let pieceCount = (filteredCount + pieceSize - 1) / pieceSize
+        let pieces = PieceResults(count: pieceCount)
+        filtered.withUnsafeBufferPointer { data in
+            let base = UnsafeSendable(data.baseAddress!)
+            parallelRanges(pieceCount, threads: threads) { range in
+                for index in range {
+                    let start = index * pieceSize, end = min(filteredCount, start + pieceSize)
+                    let dictionaryStart = max(0, start - window)
+                    var out: UnsafeMutablePointer<UInt8>? = nil
+                    var outCount = 0
+                    let status = blpng_deflate_piece(base.pointer + start, end - start, base.pointer + dictionaryStart, start - dictionaryStart,
+                                                     Int32(level), index == pieceCount - 1 ? 1 : 0, &out, &outCount)
+                    pieces.set(index, status == 0 ? [UInt8](UnsafeBufferPointer(start: out, count: outCount)) : nil)
+                    blpng_free(out)
+                }
+            }
+        }
+        guard let compressed = pieces.all() else { throw PNGError.encodeFailed(reason: "zlib could not compress the image") }
+        let checksum = filtered.withUnsafeBufferPointer { adler32(1, $0.baseAddress, UInt32($0.count)) }
+        var stream: [UInt8] = [0x78, level >= 6 ? 0x9C : (level >= 2 ? 0x5E : 0x01)]
+        for piece in compressed { stream += piece }
+        stream += APNGWriter.be32(UInt32(checksum))
+
+        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        file += APNGWriter.chunk("IHDR", APNGWriter.be32(UInt32(width)) + APNGWriter.be32(UInt32(height))
+                                 + [UInt8(plan.bitDepth), UInt8(plan.colorType), 0, 0, 0])
+        if case .palette = plan {
+            file += APNGWriter.chunk("PLTE", paletteRGB)
+            if !paletteAlpha.isEmpty { file += APNGWriter.chunk("tRNS", paletteAlpha) }
+        }
+        var offset = 0
+        repeat {
+            let end = min(stream.count, offset + pieceSize)
+            file += APNGWriter.chunk("IDAT", Array(stream[offset..<end]))
+            offset = end
+        } while offset < stream.count
+        file += APNGWriter.chunk("IEND", [])
+        return file
+    }
+}
+
+/// Compressed pieces written by worker threads, each to its own slot.
+private final class PieceResults: @unchecked Sendable {
+    private var slots: [[UInt8]?]
+    private var failed = false
+    private let lock = NSLockLite()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: [UInt8]?) {
+        lock.locked { if let value { slots[index] = value } else { failed = true } }
+    }
+    func all() -> [[UInt8]]? { failed ? nil : slots.map { $0! } }
+}
