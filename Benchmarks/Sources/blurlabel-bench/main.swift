@@ -138,7 +138,9 @@ case "phases":
     print(String(format: "colour plan: %.1f ms (%@)", (now() - t0) * 1000, "\(plan)" as NSString)); t0 = now()
     let encoded = try PNGEncoder().encode(out, plan: plan)
     print(String(format: "encode: %.1f ms, %d bytes", (now() - t0) * 1000, encoded.count))
-    for (name, encoder) in [("level 6 paeth", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .standard)),
+    for (name, encoder) in [("parallel level 5", PNGEncoder(compressionLevel: 5)), ("parallel level 4", PNGEncoder(compressionLevel: 4)),
+                            ("parallel level 3", PNGEncoder(compressionLevel: 3)),
+                            ("level 6 paeth", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .standard)),
                             ("level 6 sub", PNGEncoder(compressionLevel: 6, filters: .sub, strategy: .standard)),
                             ("level 6 up", PNGEncoder(compressionLevel: 6, filters: .up, strategy: .standard)),
                             ("level 4 adaptive", PNGEncoder(compressionLevel: 4, strategy: .standard)),
