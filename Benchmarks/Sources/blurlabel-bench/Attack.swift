@@ -78,7 +78,7 @@ enum Attack {
             let images = rendered.values
             let flat = images.flatMap { $0 }
             let coarseImages = images.map { coarse($0, width: width, height: height) }
-            var random = SplitMixForBench(state: 2026)
+            var random = SplitMix64(state: 2026)
             let secrets = (0..<trials).map { _ in Int(random.next() % UInt64(all.count)) }
             for mode in ["plain", "secure"] {
                 var secureStyle = style
@@ -125,15 +125,4 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var value = 0
     func add() { lock.lock(); value += 1; lock.unlock() }
-}
-
-struct SplitMixForBench {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -18,3 +18,18 @@ func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -
 /// The number of threads used when the caller does not say: every core (read once: asking
 /// the system reads cgroup files every time).
 public let defaultThreadCount: Int = ProcessInfo.processInfo.activeProcessorCount
+
+/// One result slot per item, filled by worker threads (each item by exactly one of them).
+final class ParallelSlots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.lock(); slots[index] = value; lock.unlock()
+    }
+
+    /// Every slot's value, in item order (all must have been set).
+    var values: [Value] { slots.map { $0! } }
+}

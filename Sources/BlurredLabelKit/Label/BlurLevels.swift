@@ -66,7 +66,7 @@ public actor BlurLevels {
                              threads: Int = defaultThreadCount) throws -> [Image] {
         let pad = Int((3 * maxRadius).rounded(.up))
         let mask = try TextRenderer.render(text, style: style.text).mask.padded(by: pad)
-        let results = LevelResults(count: steps + 1)
+        let results = ParallelSlots<Result<Image, Error>>(count: steps + 1)
         parallelRanges(steps + 1, threads: threads) { indices in
             for index in indices {
                 results.set(index, Result {
@@ -76,15 +76,6 @@ public actor BlurLevels {
                 })
             }
         }
-        return try results.values()
+        return try results.values.map { try $0.get() }
     }
-}
-
-/// Results written by worker threads, each to its own slot.
-private final class LevelResults: @unchecked Sendable {
-    private var slots: [Result<Image, Error>?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<Image, Error>) { lock.lock(); slots[index] = result; lock.unlock() }
-    func values() throws -> [Image] { try slots.map { try $0!.get() } }
 }

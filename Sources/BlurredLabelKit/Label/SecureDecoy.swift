@@ -43,9 +43,10 @@ public enum DecoySeed: Equatable, Sendable {
 }
 
 /// A small, well-known deterministic generator (Steele, Lea and Flood's SplitMix64) for seeded decoys.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -31,7 +31,7 @@ enum ParallelPNGWriter {
             }
         }
         let pieceCount = (filteredCount + pieceSize - 1) / pieceSize
-        let pieces = PieceResults(count: pieceCount)
+        let pieces = ParallelSlots<[UInt8]?>(count: pieceCount)
         filtered.withUnsafeBufferPointer { data in
             let base = UnsafeSendable(data.baseAddress!)
             parallelRanges(pieceCount, threads: threads) { range in
@@ -47,7 +47,9 @@ enum ParallelPNGWriter {
                 }
             }
         }
-        guard let compressed = pieces.all() else { throw PNGError.encodeFailed(reason: "zlib could not compress the image") }
+        let results = pieces.values
+        guard results.allSatisfy({ $0 != nil }) else { throw PNGError.encodeFailed(reason: "zlib could not compress the image") }
+        let compressed = results.map { $0! }
         let checksum = filtered.withUnsafeBufferPointer { adler32(1, $0.baseAddress, UInt32($0.count)) }
         var stream: [UInt8] = [0x78, level >= 6 ? 0x9C : (level >= 2 ? 0x5E : 0x01)]
         for piece in compressed { stream += piece }
@@ -69,16 +71,4 @@ enum ParallelPNGWriter {
         file += APNGWriter.chunk("IEND", [])
         return file
     }
-}
-
-/// Compressed pieces written by worker threads, each to its own slot.
-private final class PieceResults: @unchecked Sendable {
-    private var slots: [[UInt8]?]
-    private var failed = false
-    private let lock = NSLockLite()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: [UInt8]?) {
-        lock.locked { if let value { slots[index] = value } else { failed = true } }
-    }
-    func all() -> [[UInt8]]? { failed ? nil : slots.map { $0! } }
 }
