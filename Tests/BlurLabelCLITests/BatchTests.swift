@@ -1,5 +1,6 @@
 import BlurredLabelKit
 import Foundation
+import Synchronization
 import Testing
 @testable import BlurLabelCLI
 
@@ -115,7 +116,7 @@ struct BatchTests {
         let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
         let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: folder, jobs: 2, shard: .all, existing: .refuse,
                                  streaming: true, progress: BatchProgress(total: nil, output: output), output: output)
-        #expect(try runner.run() == 2)
+        #expect(runner.run() == 2)
         close(pipe[0])
         let lines = captured.out.split(separator: "\n").map(String.init)
         #expect(lines == [#"{"line":1,"output":"tag1.png","ok":true}"#,
@@ -161,5 +162,62 @@ struct ManifestLineTests {
         #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)) }
         #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":null}"#.utf8)) }
         #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"["text"]"#.utf8)) }
+    }
+}
+
+@Suite("batch interruption")
+struct BatchInterruptionTests {
+    @Test func aStoppedRunLeavesOnlyWholeFiles() throws {
+        let folder = try temporaryFolder()
+        var fds: [Int32] = [0, 0]
+        #expect(Darwin_or_Glibc_pipe(&fds) == 0)
+        let writeEnd = fds[1]
+        signal(SIGPIPE, SIG_IGN) // the producer may write after the run stopped reading
+        // A producer that keeps feeding lines until the run stops reading.
+        let producer = Thread {
+            for i in 0..<5000 {
+                let line = #"{"text":"\#(i).00 €","output":"p\#(i).png"}"# + "\n"
+                if line.withCString({ write(writeEnd, $0, strlen($0)) }) < 0 { break }
+            }
+            close(writeEnd)
+        }
+        producer.start()
+        let captured = Captured()
+        let output = CommandLineTool.Output(standardOutput: { _ in }, standardError: { captured.appendErr($0) })
+        let runner = BatchRunner(reader: ManifestReader(descriptor: fds[0]), folder: folder, jobs: 2, shard: .all, existing: .refuse,
+                                 streaming: false, progress: BatchProgress(total: nil, output: output), output: output)
+        let stopper = Thread { usleep(300_000); batchInterrupted.store(true, ordering: .relaxed) } // what the SIGINT handler does
+        stopper.start()
+        batchInterrupted.store(false, ordering: .relaxed)
+        let status = runner.run()
+        batchInterrupted.store(false, ordering: .relaxed)
+        close(fds[0])
+        #expect(status == 130 && captured.err.contains("interrupted"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(!names.isEmpty && names.count < 5000)
+        #expect(names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "temporary files left: \(names.filter { $0.hasPrefix(".") })")
+        for name in names.prefix(50) { #expect(throws: Never.self) { try PNGDecoder.decode(contentsOf: folder + "/" + name) } }
+    }
+
+    /// The built executable beside the test bundle, when there is one.
+    static var executable: String? {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blurlabel").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    @Test(.enabled(if: executable != nil)) func ctrlCStopsTheCommandWithWholeFiles() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest((0..<20_000).map { #"{"text":"\#($0).00 €","output":"c\#($0).png"}"# }, in: folder)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable!)
+        process.arguments = ["batch", manifest, "--out", folder + "/out", "--jobs", "2"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(1_500_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/out")
+        #expect(process.terminationStatus == 130 && names.count < 20_000)
+        #expect(names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") })
     }
 }

@@ -229,3 +229,34 @@ struct ReferenceRenderTests {
         #expect(passes, "\(name): \(result.summary)")
     }
 }
+
+@Suite("Font sources")
+struct FontSourceTests {
+    static var collection: String { Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("HebrewThai.ttc").path }
+
+    @Test func collectionFacesByIndex() throws {
+        let hebrew = try Font(path: Self.collection, index: 0), thai = try Font(path: Self.collection, index: 1)
+        #expect(hebrew.glyph(for: "ש") != nil && hebrew.glyph(for: "ร") == nil)
+        #expect(thai.glyph(for: "ร") != nil && thai.glyph(for: "ש") == nil)
+        #expect(throws: FontError.self) { try Font(path: Self.collection, index: 2) }
+        #expect(try FontLibrary.named(Self.collection + "#1").glyph(for: "ร") != nil)
+    }
+
+    @Test func unknownFamiliesAreAClearError() {
+        #expect(throws: FontError.familyNotFound("Zzyzx Nonexistent Sans")) { try FontLibrary.family("Zzyzx Nonexistent Sans") }
+    }
+
+    /// Needs an installed DejaVu Sans (Debian's fonts-dejavu-core) for fontconfig to find.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")))
+    func installedFamilyThroughFontconfig() throws {
+        let font = try FontLibrary.family("DejaVu Sans")
+        #expect(font.glyph(for: "€") != nil && font.unitsPerEm == 2048)
+    }
+
+    @Test func theDefaultFontIsEmbedded() {
+        // Found without any file on disk: the bytes are linked into the binary.
+        #expect(FontLibrary.embeddedBytes(.dejaVuSans).count > 700_000)
+        #expect(FontLibrary.Embedded.allCases.allSatisfy { !FontLibrary.embeddedBytes($0).isEmpty })
+        #expect(FontLibrary.defaultFont.name == "DejaVuSans.ttf")
+    }
+}

@@ -9,6 +9,21 @@ import Glibc
 /// the run ends with only whole files on disk.
 let batchInterrupted = Atomic<Bool>(false)
 
+/// Runs `body` with SIGINT and SIGTERM setting `batchInterrupted` (and unblocked: a parent may
+/// have started us with them blocked), restoring the previous handling afterwards.
+func catchingStopSignals<T>(_ body: () throws -> T) rethrows -> T {
+    batchInterrupted.store(false, ordering: .relaxed)
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+    let previousInt = signal(SIGINT) { _ in batchInterrupted.store(true, ordering: .relaxed) }
+    let previousTerm = signal(SIGTERM) { _ in batchInterrupted.store(true, ordering: .relaxed) }
+    defer { signal(SIGINT, previousInt); signal(SIGTERM, previousTerm) }
+    return try body()
+}
+
 /// `blurlabel batch MANIFEST.jsonl|- --out DIR`: many labels from a JSON-lines manifest.
 enum BatchCommand {
     static let spec = CommandSpec(
@@ -33,6 +48,10 @@ enum BatchCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
+        try catchingStopSignals { try run(arguments, output) }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ output: CommandLineTool.Output) throws -> Int32 {
         guard let folder = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
         let jobs = try OptionValues.integer(arguments.value("--jobs") ?? String(defaultThreadCount), option: "--jobs", range: 1...1024)
         let shard = try arguments.value("--shard").map(Shard.init(parsing:)) ?? .all
@@ -47,6 +66,10 @@ enum BatchCommand {
         var total: Int? = nil
         if !streaming {
             let scan = try ManifestScan(path: manifest, shard: shard, outputFolder: folder) { FileManager.default.fileExists(atPath: $0) }
+            if batchInterrupted.load(ordering: .relaxed) {
+                output.standardError("batch: interrupted before rendering; nothing written\n")
+                return 130
+            }
             if !scan.duplicates.isEmpty {
                 for d in scan.duplicates.prefix(20) {
                     output.standardError("blurlabel batch: line \(d.line): output '\(d.output)' is also named by line \(d.other)\n")
@@ -61,7 +84,7 @@ enum BatchCommand {
         let runner = BatchRunner(reader: try ManifestReader(path: manifest), folder: folder, jobs: jobs, shard: shard,
                                  existing: resume ? .skip : force ? .redo : .refuse, streaming: streaming,
                                  progress: BatchProgress(total: total, output: output), output: output)
-        return try runner.run()
+        return runner.run()
     }
 }
 
@@ -90,11 +113,7 @@ final class BatchRunner: @unchecked Sendable {
         self.streaming = streaming; self.progress = progress; self.output = output
     }
 
-    func run() throws -> Int32 {
-        batchInterrupted.store(false, ordering: .relaxed)
-        let previousInt = signal(SIGINT) { _ in batchInterrupted.store(true, ordering: .relaxed) }
-        let previousTerm = signal(SIGTERM) { _ in batchInterrupted.store(true, ordering: .relaxed) }
-        defer { signal(SIGINT, previousInt); signal(SIGTERM, previousTerm) }
+    func run() -> Int32 {
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in work() }
         progress.finish()
         let seconds = progress.elapsed

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The pass over a manifest file before anything is rendered: how many lines this shard has,
 /// which outputs are named twice, and which already exist. Memory: 12 bytes per line (a hash of
 /// each output name and its line number), never the lines themselves.
@@ -10,7 +12,7 @@ struct ManifestScan {
         var seen: [UInt64: Int32] = [:]
         var suspects: [(Int, Int)] = []
         let reader = try ManifestReader(path: path)
-        while let (number, bytes) = reader.next() {
+        while let (number, bytes) = reader.next(), !batchInterrupted.load(ordering: .relaxed) {
             let inShard = shard.contains(line: number)
             if inShard { linesInShard += 1 }
             guard let output = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output else { continue }
