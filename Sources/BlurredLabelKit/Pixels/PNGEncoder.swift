@@ -65,7 +65,8 @@ public struct PNGEncoder: Sendable {
         if strategy == .automatic {
             let small = image.width * image.height <= Self.smallImagePixels
             strategy = small ? .runLength : .standard
-            if small && filters == nil, case .palette = plan {} else if small && filters == nil { filters = .paeth }
+            // Paeth suits grey and colour rows; palette indices compress best unfiltered (libpng's choice).
+            if small && filters == nil && plan.colorType != 3 { filters = .paeth }
         }
         var out = blpng_encoded()
         let status = rows.withUnsafeBufferPointer { rowBuffer in
