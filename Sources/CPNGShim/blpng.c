@@ -251,35 +251,51 @@ void blpng_free(void *pointer) { free(pointer); }
 /* ---- parallel compression pieces ---- */
 #include <zlib.h>
 
-static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
-    int p = (int)a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-    return (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+/* Each filter in its own simple loop, so the compiler can vectorize it. */
+static unsigned filter_cost(const uint8_t *f, size_t n) {
+    unsigned sum = 0;
+    for (size_t i = 0; i < n; i++) { uint8_t v = f[i]; sum += v < 128 ? v : 256u - v; }
+    return sum;
 }
 
-static inline unsigned cost(uint8_t v) { return v < 128 ? v : 256u - v; }
-
 void blpng_filter_rows(const uint8_t *rows, size_t row_bytes, int bpp, uint32_t first, uint32_t last, uint8_t *out) {
+    uint8_t *zero = (uint8_t *)calloc(row_bytes + 8, 1);
     uint8_t *candidates = (uint8_t *)malloc(row_bytes * 5);
-    if (!candidates) abort();
+    if (!candidates || !zero) abort();
+    const size_t p = (size_t)bpp;
     for (uint32_t y = first; y < last; y++) {
         const uint8_t *row = rows + (size_t)y * row_bytes;
-        const uint8_t *up = y > 0 ? row - row_bytes : NULL;
-        unsigned sums[5] = { 0, 0, 0, 0, 0 };
-        for (size_t i = 0; i < row_bytes; i++) {
-            uint8_t a = i >= (size_t)bpp ? row[i - bpp] : 0;
-            uint8_t b = up ? up[i] : 0;
-            uint8_t c = (up && i >= (size_t)bpp) ? up[i - bpp] : 0;
-            uint8_t x = row[i];
-            uint8_t f[5] = { x, (uint8_t)(x - a), (uint8_t)(x - b), (uint8_t)(x - ((a + b) >> 1)), (uint8_t)(x - paeth(a, b, c)) };
-            for (int k = 0; k < 5; k++) { candidates[k * row_bytes + i] = f[k]; sums[k] += cost(f[k]); }
+        const uint8_t *up = y > 0 ? row - row_bytes : zero;
+        uint8_t *none = candidates, *sub = candidates + row_bytes, *upf = candidates + 2 * row_bytes;
+        uint8_t *avg = candidates + 3 * row_bytes, *pae = candidates + 4 * row_bytes;
+        memcpy(none, row, row_bytes);
+        for (size_t i = 0; i < p && i < row_bytes; i++) {
+            sub[i] = row[i];
+            upf[i] = (uint8_t)(row[i] - up[i]);
+            avg[i] = (uint8_t)(row[i] - (up[i] >> 1));
+            pae[i] = (uint8_t)(row[i] - up[i]); /* a = c = 0: Paeth picks b */
         }
+        for (size_t i = p; i < row_bytes; i++) sub[i] = (uint8_t)(row[i] - row[i - p]);
+        for (size_t i = p; i < row_bytes; i++) upf[i] = (uint8_t)(row[i] - up[i]);
+        for (size_t i = p; i < row_bytes; i++) avg[i] = (uint8_t)(row[i] - ((row[i - p] + up[i]) >> 1));
+        for (size_t i = p; i < row_bytes; i++) {
+            int a = row[i - p], b = up[i], c = up[i - p];
+            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+            int predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+            pae[i] = (uint8_t)(row[i] - predictor);
+        }
+        unsigned best_sum = filter_cost(none, row_bytes);
         int best = 0;
-        for (int k = 1; k < 5; k++) if (sums[k] < sums[best]) best = k;
+        for (int k = 1; k < 5; k++) {
+            unsigned sum = filter_cost(candidates + (size_t)k * row_bytes, row_bytes);
+            if (sum < best_sum) { best_sum = sum; best = k; }
+        }
         uint8_t *dst = out + (size_t)(y - first) * (row_bytes + 1);
         dst[0] = (uint8_t)best;
-        memcpy(dst + 1, candidates + best * row_bytes, row_bytes);
+        memcpy(dst + 1, candidates + (size_t)best * row_bytes, row_bytes);
     }
     free(candidates);
+    free(zero);
 }
 
 int blpng_deflate_piece(const uint8_t *data, size_t size, const uint8_t *dictionary, size_t dictionary_size,

@@ -20,15 +20,15 @@ enum ParallelPNGWriter {
         case .grey, .palette: bytesPerPixel = 1
         }
         let filteredCount = height * (rowBytes + 1)
-        var filtered = [UInt8](repeating: 0, count: filteredCount)
-        rows.withUnsafeBufferPointer { source in
-            filtered.withUnsafeMutableBufferPointer { out in
+        let filtered = [UInt8](unsafeUninitializedCapacity: filteredCount) { out, count in
+            rows.withUnsafeBufferPointer { source in
                 let src = UnsafeSendable(source.baseAddress!), dst = UnsafeSendable(out.baseAddress!)
                 parallelRanges(height, threads: threads) { range in
                     blpng_filter_rows(src.pointer, rowBytes, Int32(bytesPerPixel), UInt32(range.lowerBound), UInt32(range.upperBound),
                                       dst.pointer + range.lowerBound * (rowBytes + 1))
                 }
             }
+            count = filteredCount
         }
         let pieceCount = (filteredCount + pieceSize - 1) / pieceSize
         let pieces = ParallelSlots<[UInt8]?>(count: pieceCount)
