@@ -30,8 +30,8 @@ enum OptionValues {
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw UsageError(message: "\(option) needs WIDTHxHEIGHT, got '\(text)'")
         }
-        guard w > 0, h > 0, w <= 65535, h <= 65535 else {
-            throw UsageError(message: "\(option) sides must be from 1 to 65535, got '\(text)'")
+        guard w > 0, h > 0, w <= CanvasSize.maximumSide, h <= CanvasSize.maximumSide else {
+            throw UsageError(message: "\(option) sides must be from 1 to \(CanvasSize.maximumSide), got '\(text)'")
         }
         return (w, h)
     }

@@ -38,8 +38,11 @@ public struct CanvasSize: Equatable, Sendable {
     public let width: Int
     public let height: Int
 
+    /// The largest side a canvas may have (a 16384² canvas is already 1 GiB of pixels).
+    public static let maximumSide = 16_384
+
     public init(width: Int, height: Int) throws {
-        guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {
+        guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
             throw LabelError.badCanvas(width: width, height: height)
         }
         self.width = width; self.height = height
@@ -55,7 +58,7 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .badCanvas(w, h): return "canvas must be from 1x1 to 65535x65535, got \(w)x\(h)"
+        case let .badCanvas(w, h): return "canvas must be from 1x1 to \(CanvasSize.maximumSide)x\(CanvasSize.maximumSide), got \(w)x\(h)"
         case let .badAmount(a): return "blur amount must be from 0 to 1, got \(a)"
         case let .badSteps(n): return "steps must be from 1 to 1000, got \(n)"
         case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(GaussianBlur.maximumSigma)), got \(r)"

@@ -36,9 +36,10 @@ public struct Image: Equatable, Sendable {
         self.pixels = premultipliedRGBA
     }
 
-    /// The largest side and area an image may have; beyond them memory use is unreasonable.
+    /// The largest side and area an image may have (2^28 pixels is 1 GiB of RGBA); beyond them
+    /// memory use is unreasonable.
     public static let maximumSide = 1 << 20
-    public static let maximumPixels = 1 << 30
+    public static let maximumPixels = 1 << 28
 
     static func checkSize(width: Int, height: Int) throws {
         guard width >= 0, height >= 0, width <= maximumSide, height <= maximumSide,
