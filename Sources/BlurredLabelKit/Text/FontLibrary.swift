@@ -98,8 +98,8 @@ public enum FontLibrary {
             }
             _ = FcPatternGetInteger(found, FC_INDEX, 0, &index)
             // fontconfig always answers with something; accept it only if the family matches.
-            let foundFamily = String(cString: family)
-            guard foundFamily.lowercased().hasPrefix(name.lowercased().split(separator: ":").first.map(String.init) ?? name.lowercased()) else {
+            let requested = name.split(separator: ":").first.map { $0.lowercased() } ?? ""
+            guard !requested.isEmpty, String(cString: family).lowercased().hasPrefix(requested) else {
                 throw FontError.familyNotFound(name)
             }
             return (String(cString: file), Int(index))
