@@ -60,9 +60,6 @@ enum BatchCommand {
         let manifest = arguments.positionals[0]
         let streaming = manifest == "-"
         if streaming && arguments.value("--shard") != nil { throw UsageError(message: "--shard needs a manifest file, not standard input") }
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw UsageError(message: "cannot create --out \(folder): \(error.localizedDescription)")
-        }
         var total: Int? = nil
         if !streaming {
             let scan = try ManifestScan(path: manifest, shard: shard, outputFolder: folder) { FileManager.default.fileExists(atPath: $0) }
@@ -80,6 +77,10 @@ enum BatchCommand {
                 throw UsageError(message: "\(scan.existing) output(s) already exist in \(folder); use --resume to skip them or --force to redo them")
             }
             total = scan.linesInShard
+        }
+        // The folder is made only once the run is known to go ahead.
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw UsageError(message: "cannot create --out \(folder): \(error.localizedDescription)")
         }
         let runner = BatchRunner(reader: try ManifestReader(path: manifest), folder: folder, jobs: jobs, shard: shard,
                                  existing: resume ? .skip : force ? .redo : .refuse, streaming: streaming,
