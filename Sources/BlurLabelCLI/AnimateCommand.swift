@@ -9,7 +9,7 @@ enum AnimateCommand {
         summary: "animate a label's blur from sharp to full (APNG or numbered frames)",
         positionals: ["TEXT"],
         options: [
-            OptionSpec(name: "--output", short: "-o", value: "OUT.png", help: "write an animated PNG ('-' for standard output)"),
+            CommonOptions.output,
             OptionSpec(name: "--frames", value: "DIR", help: "write numbered PNGs frame-000.png... into DIR instead"),
             OptionSpec(name: "--steps", value: "N", help: "blur steps after the sharp frame, 1 to 1000 (default 20)"),
             OptionSpec(name: "--max-radius", value: "R", help: "sigma of the last step in pixels (default 20)"),

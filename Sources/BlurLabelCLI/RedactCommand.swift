@@ -10,7 +10,7 @@ enum RedactCommand {
         summary: "blur, pixelate, fill or securely obscure rectangles of a PNG",
         positionals: ["IN.png"],
         options: [
-            OptionSpec(name: "--output", short: "-o", value: "OUT.png", help: "where to write the PNG ('-' for standard output)"),
+            CommonOptions.output,
             OptionSpec(name: "--rect", value: "X,Y,W,H[:MODE]", repeatable: true,
                        help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"),
             OptionSpec(name: "--mode", value: "MODE", help: "blur (default), pixelate, fill or secure, for regions without their own"),
@@ -18,7 +18,8 @@ enum RedactCommand {
             OptionSpec(name: "--block", value: "N", help: "pixelate block size in pixels (default 12)"),
             OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
             OptionSpec(name: "--in-place", help: "replace IN.png (atomically) instead of writing -o"),
-            OptionSpec(name: "--max-pixels", value: "N", help: "refuse inputs larger than N pixels (default 100000000)"),
+            CommonOptions.maxPixels,
+            CommonOptions.compression,
         ],
         details: """
         Regions apply in order; overlapping ones compose in that order. Pixels outside every region are
@@ -46,8 +47,8 @@ enum RedactCommand {
         let radius = try OptionValues.number(arguments.value("--radius") ?? "8", option: "--radius", range: 0...1000)
         let block = try OptionValues.integer(arguments.value("--block") ?? "12", option: "--block", range: 1...10_000)
         let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
-        let maxPixels = try OptionValues.integer(arguments.value("--max-pixels") ?? String(PNGDecoder.defaultMaxPixels),
-                                                 option: "--max-pixels", range: 1...Image.maximumPixels)
+        let maxPixels = try CommonOptions.maxPixels(arguments)
+        let level = try CommonOptions.compression(arguments)
         var regions: [(Redaction.Rect, Redaction.Mode)] = []
         for (index, text) in rects.enumerated() {
             let (rect, modeName) = try parseRect(text, index: index)
@@ -69,7 +70,7 @@ enum RedactCommand {
         if regions.contains(where: { $0.1.isCosmetic }) {
             output.standardError("blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n")
         }
-        try writePNG(result, to: destination)
+        try writePNG(result, to: destination, compressionLevel: level)
         return 0
     }
 

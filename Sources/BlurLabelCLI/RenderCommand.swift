@@ -7,9 +7,9 @@ enum RenderCommand {
         summary: "render a text label and blur it (the price-tag job)",
         positionals: ["TEXT"],
         options: [
-            OptionSpec(name: "--output", short: "-o", value: "OUT.png", help: "where to write the PNG ('-' for standard output); required"),
+            CommonOptions.output,
         ] + LabelOptions.specs + [
-            OptionSpec(name: "--compression", value: "0-9", help: "zlib level of the output (default 6)"),
+            CommonOptions.compression,
         ],
         details: """
         TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
@@ -21,12 +21,10 @@ enum RenderCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
-        guard let path = arguments.value("--output") else {
-            throw UsageError(message: "missing -o OUT.png (use '-o -' for standard output)")
-        }
+        let path = try CommonOptions.requiredOutput(arguments)
         let style = try LabelOptions.style(from: arguments)
         if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: \(warning)\n") }
-        let level = try OptionValues.integer(arguments.value("--compression") ?? "6", option: "--compression", range: 0...9)
+        let level = try CommonOptions.compression(arguments)
         let label = BlurredLabel(text: arguments.positionals[0], style: style)
         if style.radius > 0 { try label.blur(radius: style.radius) }
         let image = try label.image
