@@ -26,6 +26,11 @@ struct ShapedGlyph {
     let yAdvance: Double
     let xOffset: Double
     let yOffset: Double
+
+    /// The advance with letter spacing added after every glyph that advances (marks do not).
+    func spacedAdvance(_ letterSpacing: Double) -> Double {
+        xAdvance != 0 ? xAdvance + letterSpacing : 0
+    }
 }
 
 /// A run of text with one bidi level, one script and one font.

@@ -38,13 +38,15 @@ struct TextLayout {
             missing += whole.missing
             let direction: TextDirection = whole.isRightToLeft ? .rtl : .ltr
             for range in Self.wrap(whole, style: style, features: features) {
-                let line = Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts)
+                // A line that is the whole paragraph (the usual label) is already itemized.
+                let line = range == scalars.indices ? whole
+                    : Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts)
                 var glyphs: [(Font, ShapedGlyph)] = []
                 var pen = 0.0
                 for index in Itemizer.visualOrder(line.runs) {
                     let run = line.runs[index]
                     for var glyph in Shaper.shape(line.scalars, run: run, size: style.size, features: features, language: style.language) {
-                        if glyph.xAdvance != 0 { glyph.xAdvance += style.letterSpacing }
+                        glyph.xAdvance = glyph.spacedAdvance(style.letterSpacing)
                         glyphs.append((run.font, glyph))
                         pen += glyph.xAdvance
                     }
@@ -84,7 +86,7 @@ struct TextLayout {
         var advance = [Double](repeating: 0, count: count)
         for run in paragraph.runs {
             for glyph in Shaper.shape(paragraph.scalars, run: run, size: style.size, features: features, language: style.language) {
-                advance[min(max(glyph.cluster, 0), count - 1)] += glyph.xAdvance + (glyph.xAdvance != 0 ? style.letterSpacing : 0)
+                advance[min(max(glyph.cluster, 0), count - 1)] += glyph.spacedAdvance(style.letterSpacing)
             }
         }
         func isSpace(_ i: Int) -> Bool { paragraph.scalars[i] == 0x20 || paragraph.scalars[i] == 0x3000 || paragraph.scalars[i] == 0x09 }
