@@ -2,7 +2,8 @@ import BlurredLabelKit
 import Foundation
 
 /// `blurlabel animate TEXT --steps N --max-radius R -o OUT.png`: the blur stepping from sharp to
-/// full as an animated PNG, or as numbered PNGs with `--frames DIR`.
+/// full as an animated PNG, or as numbered PNGs with `--frames DIR`. Frames are made a few at a
+/// time (one per core) and written as they come, so memory does not grow with the frame count.
 enum AnimateCommand {
     static let spec = CommandSpec(
         name: "animate",
@@ -11,42 +12,97 @@ enum AnimateCommand {
         options: [
             CommonOptions.output,
             OptionSpec(name: "--frames", value: "DIR", help: "write numbered PNGs frame-000.png... into DIR instead"),
-            OptionSpec(name: "--steps", value: "N", help: "blur steps after the sharp frame, 1 to 1000 (default 20)"),
-            OptionSpec(name: "--max-radius", value: "R", help: "sigma of the last step in pixels (default 20)"),
-            OptionSpec(name: "--duration", value: "S", help: "seconds for one pass through the frames (default 1)"),
+            OptionSpec(name: "--steps", value: "N", help: "blur steps after the sharp frame, 1 to \(Limits.maximumSteps) (default 20)"),
+            OptionSpec(name: "--max-radius", value: "R", help: "sigma of the last step in pixels, 0 to \(Int(Limits.maximumRadius)) (default 20)"),
+            OptionSpec(name: "--duration", value: "S", help: "seconds for one pass through the frames, 0 to \(Int(Limits.maximumDuration)), at most \(Limits.maximumFrameDelay) s a frame (default 1)"),
             OptionSpec(name: "--reverse", help: "run from full blur to sharp"),
             OptionSpec(name: "--bounce", help: "run sharp to full and back"),
-        ] + LabelOptions.specs.filter { !["--radius", "--secure", "--format", "--seed"].contains($0.name) },
-        details: "Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps."
+        ] + LabelOptions.specs.filter { $0.name != "--radius" },
+        details: """
+        Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps.
+        With --secure every frame is blurred from a decoy of the --format, and the sharp frame is left
+        out: the animation starts at the first blur step (sigma R/N), so no frame holds anything of TEXT.
+        """
     )
+
+    /// What an animation request asks for, checked before any frame is made.
+    struct Request {
+        let text: String
+        let style: LabelStyle
+        let steps: Int
+        let maxRadius: Double
+        let duration: Double
+        /// Level indices in the order they are shown.
+        let order: [Int]
+        var delay: Double { duration / Double(order.count) }
+
+        init(_ arguments: ParsedArguments) throws {
+            let options = Options(arguments)
+            guard !(arguments.has("--reverse") && arguments.has("--bounce")) else {
+                throw UsageError(message: "--reverse and --bounce cannot be combined")
+            }
+            steps = try options.integer("steps", range: 1...Limits.maximumSteps) ?? 20
+            maxRadius = try options.number("max-radius", range: 0...Limits.maximumRadius) ?? 20
+            duration = try options.number("duration", range: 0...Limits.maximumDuration) ?? 1
+            style = try LabelOptions.style(options)
+            text = arguments.positionals[0]
+            // Secure: no sharp frame, which would be the real text.
+            var order = Array((style.secure == nil ? 0 : 1)...steps)
+            if arguments.has("--reverse") { order.reverse() }
+            if arguments.has("--bounce") { order += order.dropFirst().dropLast().reversed() }
+            self.order = order
+            if delay > Limits.maximumFrameDelay {
+                throw UsageError(message: String(format: "--duration %@ over %d frames is %.3f s a frame; a frame may last at most %@ s (give more --steps or a shorter --duration)",
+                                                 OptionValues.format(duration), order.count, delay, String(Limits.maximumFrameDelay)))
+            }
+        }
+    }
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
         let path = arguments.value("--output"), folder = arguments.value("--frames")
         guard (path == nil) != (folder == nil) else {
             throw UsageError(message: path == nil ? "missing -o OUT.png or --frames DIR" : "give -o or --frames, not both")
         }
-        guard !(arguments.has("--reverse") && arguments.has("--bounce")) else {
-            throw UsageError(message: "--reverse and --bounce cannot be combined")
+        let request = try Request(arguments)
+        if let warning = secureFormatWarning(request.style) { output.standardError("blurlabel animate: \(warning)\n") }
+        let plan = try BlurLevels.Plan(text: request.text, style: request.style, maxRadius: request.maxRadius, steps: request.steps)
+        let framePixels = plan.width * plan.height
+        guard framePixels.multipliedReportingOverflow(by: request.order.count).partialValue <= Limits.maximumAnimationPixels,
+              framePixels <= Limits.maximumPixels else {
+            throw UsageError(message: "\(request.order.count) frames of \(plan.width)x\(plan.height) exceed the limit of \(Limits.maximumAnimationPixels) frame pixels; give fewer --steps or a smaller --max-radius")
         }
-        let steps = try OptionValues.integer(arguments.value("--steps") ?? "20", option: "--steps", range: 1...1000)
-        let maxRadius = try OptionValues.number(arguments.value("--max-radius") ?? "20", option: "--max-radius", range: 0...1000)
-        let duration = try OptionValues.number(arguments.value("--duration") ?? "1", option: "--duration", range: 0...3600)
-        let style = try LabelOptions.style(from: arguments)
-        let levels = try BlurLevels.build(text: arguments.positionals[0], style: style, maxRadius: maxRadius, steps: steps)
-        var order = Array(levels.indices)
-        if arguments.has("--reverse") { order.reverse() }
-        if arguments.has("--bounce") { order += order.dropFirst().dropLast().reversed() }
-        let frames = order.map { levels[$0] }
         if let folder {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let digits = max(3, String(frames.count - 1).count)
-            for (index, frame) in frames.enumerated() {
+            let digits = max(3, String(request.order.count - 1).count)
+            var index = 0
+            try forEachFrame(request.order, plan: plan) { frame in
                 let number = String(repeating: "0", count: digits - String(index).count) + String(index)
                 try writePNG(frame, to: "\(folder)/frame-\(number).png")
+                index += 1
             }
         } else if let path {
-            try FileIO.write(try APNGWriter().encode(frames, delay: duration / Double(frames.count)), to: path)
+            // Pass 1 settles the colour plan every frame shares; pass 2 makes the frames again and
+            // writes each as it comes. Only the compressed file is kept until it is written.
+            var builder = PNGColorPlan.Builder()
+            var seen = Set<Int>()
+            try forEachFrame(request.order.filter { seen.insert($0).inserted }, plan: plan) { builder.add($0) }
+            var file: [UInt8] = []
+            var stream = try APNGStream(plan: builder.plan, frameCount: request.order.count, delay: request.delay) { file += $0 }
+            try forEachFrame(request.order, plan: plan) { try stream.append($0) }
+            try stream.finish()
+            try FileIO.write(file, to: path)
         }
         return 0
+    }
+
+    /// Makes the levels `order` names, in that order, one per core at a time, and hands each to `body`.
+    static func forEachFrame(_ order: [Int], plan: BlurLevels.Plan, _ body: (Image) throws -> Void) throws {
+        let window = max(1, defaultThreadCount)
+        var start = 0
+        while start < order.count {
+            let chunk = Array(order[start..<min(order.count, start + window)])
+            for frame in try plan.levels(chunk, threads: window) { try body(frame) }
+            start += chunk.count
+        }
     }
 }

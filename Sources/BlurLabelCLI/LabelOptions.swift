@@ -4,8 +4,8 @@ import BlurredLabelKit
 enum LabelOptions {
     static let specs: [OptionSpec] = [
         OptionSpec(name: "--font", value: "PATH|FAMILY", help: "font file (PATH#INDEX for a collection face) or installed family; default DejaVu Sans (embedded)"),
-        OptionSpec(name: "--size", value: "PX", help: "font size in pixels, above 0 and at most 2000 (default 32)"),
-        OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur standard deviation in pixels; 0 for sharp (default 2.5)"),
+        OptionSpec(name: "--size", value: "PX", help: "font size in pixels, above 0 and at most \(Int(Limits.maximumFontSize)) (default 32)"),
+        OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur standard deviation in pixels, 0 to \(Int(Limits.maximumRadius)); 0 for sharp (default 2.5)"),
         OptionSpec(name: "--color", value: "C", help: "text colour: #RGB, #RRGGBB, #RRGGBBAA or a CSS name (default black)"),
         OptionSpec(name: "--background", value: "C", help: "background colour or 'transparent' (default white)"),
         OptionSpec(name: "--canvas", value: "WxH", help: "fixed canvas size; content is centered (default: the ink box padded by ceil(3*SIGMA))"),
@@ -30,58 +30,50 @@ enum LabelOptions {
 
     /// A label style from a parsed command line.
     static func style(from arguments: ParsedArguments) throws -> LabelStyle {
-        try style { name in flags.contains(name) ? (arguments.has("--" + name) ? "true" : nil) : arguments.value("--" + name) }
+        try style(Options(arguments))
     }
 
-    /// A label style from option values looked up by name without dashes (`size`, `color`...).
-    static func style(_ value: (String) -> String?) throws -> LabelStyle {
+    /// A label style from typed options (a command line's or a manifest line's).
+    static func style(_ options: Options) throws -> LabelStyle {
         var text = TextStyle()
-        if let font = value("font") {
+        if let font = try options.string("font") {
             do { text.font = try FontLibrary.named(font) } catch { throw UsageError(message: "--font: \(error)") }
         }
-        if let size = value("size") {
-            text.size = try OptionValues.number(size, option: "--size", range: 0.01...TextStyle.maximumSize)
-            guard text.size > 0 else { throw UsageError(message: "--size must be above 0") }
+        if let size = try options.number("size", range: 0.01...Limits.maximumFontSize) { text.size = size }
+        if let features = try options.list("features") {
+            text.features = features.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        if let features = value("features") {
-            text.features = features.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        text.language = value("language")
-        if let direction = value("direction") {
+        text.language = try options.string("language")
+        if let direction = try options.string("direction") {
             guard let d = TextDirection(rawValue: direction) else { throw UsageError(message: "--direction must be auto, ltr or rtl, got '\(direction)'") }
             text.direction = d
         }
-        if let align = value("align") {
+        if let align = try options.string("align") {
             guard let a = TextAlignment(rawValue: align) else { throw UsageError(message: "--align must be left, center, right, start or end, got '\(align)'") }
             text.alignment = a
         }
-        if let spacing = value("line-spacing") { text.lineSpacing = try OptionValues.number(spacing, option: "--line-spacing", range: 0.01...100) }
-        if let spacing = value("letter-spacing") { text.letterSpacing = try OptionValues.number(spacing, option: "--letter-spacing", range: -1000...1000) }
-        if let width = value("max-width") { text.maxWidth = try OptionValues.number(width, option: "--max-width", range: 1...1_000_000) }
-        if let outline = value("outline") { text.outlineWidth = try OptionValues.number(outline, option: "--outline", range: 0...500) }
+        if let spacing = try options.number("line-spacing", range: 0.01...100) { text.lineSpacing = spacing }
+        if let spacing = try options.number("letter-spacing", range: -1000...1000) { text.letterSpacing = spacing }
+        if let width = try options.number("max-width", range: 1...1_000_000) { text.maxWidth = width }
+        if let outline = try options.number("outline", range: 0...500) { text.outlineWidth = outline }
         do { try text.validate() } catch { throw UsageError(message: "\(error)") }
 
         var style = LabelStyle(text: text)
-        if let color = value("color") { style.color = try OptionValues.color(color, option: "--color") }
-        if let background = value("background") { style.background = try OptionValues.color(background, option: "--background") }
-        if let canvas = value("canvas") {
+        if let color = try options.string("color") { style.color = try OptionValues.color(color, option: "--color") }
+        if let background = try options.string("background") { style.background = try OptionValues.color(background, option: "--background") }
+        if let canvas = try options.string("canvas") {
             let size = try OptionValues.size(canvas, option: "--canvas")
             style.canvas = try CanvasSize(width: size.width, height: size.height)
         }
-        if let radius = value("radius") {
-            style.radius = try OptionValues.number(radius, option: "--radius", range: 0...1000)
-        }
-        if value("secure") == "true" {
+        if let radius = try options.number("radius", range: 0...Limits.maximumRadius) { style.radius = radius }
+        if try options.flag("secure") {
             var secure = SecureOptions()
-            if let format = value("format") {
+            if let format = try options.string("format") {
                 do { secure.format = try SecretFormat(format) } catch { throw UsageError(message: "--format: \(error)") }
             }
-            if let seed = value("seed") {
-                guard let number = UInt64(seed) else { throw UsageError(message: "--seed needs a whole number from 0 to \(UInt64.max), got '\(seed)'") }
-                secure.seed = .seed(number)
-            }
+            if let seed = try options.unsigned("seed") { secure.seed = .seed(seed) }
             style.secure = secure
-        } else if value("format") != nil || value("seed") != nil {
+        } else if options.has("format") || options.has("seed") {
             throw UsageError(message: "--format and --seed only apply with --secure")
         }
         return style
@@ -96,9 +88,13 @@ func secureFormatWarning(_ style: LabelStyle) -> String? {
     return "warning: --secure without --format makes a decoy as long as the text, which shows how many digits it has; give --format with the longest value (e.g. '##.## €')"
 }
 
-/// One line on stderr naming characters that no font could draw.
-func missingCharactersWarning(_ missing: [Unicode.Scalar]) -> String? {
+/// One line on stderr naming characters that no font could draw. In secure mode the characters
+/// are only counted, never quoted: they are part of the secret.
+func missingCharactersWarning(_ missing: [Unicode.Scalar], secure: Bool) -> String? {
     guard !missing.isEmpty else { return nil }
+    if secure {
+        return "warning: \(missing.count) character(s) of the text have no glyph in any font (not named in secure mode); drawn as the font's missing-glyph box"
+    }
     var seen = Set<UInt32>()
     let names = missing.filter { seen.insert($0.value).inserted }.map { scalar in
         "U+" + String(format: "%04X", scalar.value) + " '\(scalar)'"

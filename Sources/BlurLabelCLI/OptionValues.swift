@@ -1,5 +1,121 @@
 import BlurredLabelKit
 
+/// One option's value as it was given: text (a command line's word or a manifest string), a
+/// number (a manifest number stays a number), a flag, or a list. Parsed once from the command
+/// line or the manifest line, then read through `Options`' typed accessors.
+enum OptionValue: Equatable, Sendable {
+    case text(String)
+    case number(Double)
+    case flag(Bool)
+    case list([String])
+
+    /// How the value reads in a message.
+    var shown: String {
+        switch self {
+        case let .text(t): return "'\(t)'"
+        case let .number(n): return OptionValues.format(n)
+        case let .flag(f): return String(f)
+        case let .list(l): return "[" + l.map { "'\($0)'" }.joined(separator: ", ") + "]"
+        }
+    }
+}
+
+/// Options by name without dashes (`size`, `secure`...), from a command line or a manifest line,
+/// with typed accessors that say which option is wrong and why. Flags are strict: only a real
+/// boolean (a command-line flag, or JSON `true`/`false`) counts, so a typo such as
+/// `"secure": "yes"` fails instead of quietly turning secure mode off.
+struct Options: Equatable, Sendable {
+    var values: [String: OptionValue]
+
+    init(_ values: [String: OptionValue] = [:]) { self.values = values }
+
+    /// A parsed command line's options: values as text, flags as `true`.
+    init(_ arguments: ParsedArguments) {
+        var values: [String: OptionValue] = [:]
+        for (name, given) in arguments.values { if let last = given.last { values[String(name.dropFirst(2))] = .text(last) } }
+        for name in arguments.flags { values[String(name.dropFirst(2))] = .flag(true) }
+        self.values = values
+    }
+
+    subscript(name: String) -> OptionValue? { values[name] }
+    func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// A number in `range` (text is read as the command line would read it).
+    func number(_ name: String, range: ClosedRange<Double>) throws -> Double? {
+        switch values[name] {
+        case nil: return nil
+        case let .text(text)?: return try OptionValues.number(text, option: "--" + name, range: range)
+        case let .number(value)?:
+            guard range.contains(value) else {
+                throw UsageError(message: "--\(name) must be from \(OptionValues.format(range.lowerBound)) to \(OptionValues.format(range.upperBound)), got \(OptionValues.format(value))")
+            }
+            return value
+        case let other?: throw UsageError(message: "--\(name) needs a number, got \(other.shown)")
+        }
+    }
+
+    /// A whole number in `range`.
+    func integer(_ name: String, range: ClosedRange<Int>) throws -> Int? {
+        switch values[name] {
+        case nil: return nil
+        case let .text(text)?: return try OptionValues.integer(text, option: "--" + name, range: range)
+        case let .number(value)?:
+            guard value == value.rounded(), let whole = Int(exactly: value) else {
+                throw UsageError(message: "--\(name) needs a whole number, got \(OptionValues.format(value))")
+            }
+            guard range.contains(whole) else {
+                throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(whole)")
+            }
+            return whole
+        case let other?: throw UsageError(message: "--\(name) needs a whole number, got \(other.shown)")
+        }
+    }
+
+    /// Text.
+    func string(_ name: String) throws -> String? {
+        switch values[name] {
+        case nil: return nil
+        case let .text(text)?: return text
+        case let other?: throw UsageError(message: "--\(name) needs text, got \(other.shown)")
+        }
+    }
+
+    /// A list: a JSON list of strings, or comma-separated text.
+    func list(_ name: String) throws -> [String]? {
+        switch values[name] {
+        case nil: return nil
+        case let .list(items)?: return items
+        case let .text(text)?: return text.split(separator: ",").map(String.init)
+        case let other?: throw UsageError(message: "--\(name) needs a list, got \(other.shown)")
+        }
+    }
+
+    /// A flag: present (true) or not; from a manifest only JSON `true` or `false`.
+    func flag(_ name: String) throws -> Bool {
+        switch values[name] {
+        case nil: return false
+        case let .flag(on)?: return on
+        case let other?: throw UsageError(message: "\"\(name)\" must be true or false (a JSON boolean), got \(other.shown)")
+        }
+    }
+
+    /// A seed: a whole number from 0 to 2^64 - 1 (as text for values a JSON number cannot hold exactly).
+    func unsigned(_ name: String) throws -> UInt64? {
+        switch values[name] {
+        case nil: return nil
+        case let .text(text)?:
+            guard let value = UInt64(text) else { throw UsageError(message: "--\(name) needs a whole number from 0 to \(UInt64.max), got '\(text)'") }
+            return value
+        case let .number(value)?:
+            guard value >= 0, value <= 9_007_199_254_740_992, let whole = UInt64(exactly: value) else {
+                throw UsageError(message: "--\(name) needs a whole number from 0 to 2^53 (give larger ones as a string), got \(OptionValues.format(value))")
+            }
+            return whole
+        case let other?: throw UsageError(message: "--\(name) needs a whole number, got \(other.shown)")
+        }
+    }
+}
+
 /// Turning option text into checked values, with messages that name the option.
 enum OptionValues {
     static func number(_ text: String, option: String, range: ClosedRange<Double>) throws -> Double {
@@ -37,7 +153,7 @@ enum OptionValues {
     }
 
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

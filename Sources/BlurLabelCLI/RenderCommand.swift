@@ -16,7 +16,8 @@ enum RenderCommand {
         is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
         A plain blur can be undone for text in a known font (render every candidate, compare): see the
         README, "Is a blur private?". --secure blurs a decoy of the declared --format instead, so the
-        picture carries no information about TEXT.
+        picture carries no information about TEXT (at any --radius, 0 included: then the decoy is shown
+        sharp), and warnings never quote TEXT.
         """
     )
 
@@ -25,14 +26,18 @@ enum RenderCommand {
         let style = try LabelOptions.style(from: arguments)
         if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: \(warning)\n") }
         let level = try CommonOptions.compression(arguments)
-        let label = BlurredLabel(text: arguments.positionals[0], style: style)
-        if style.radius > 0 { try label.blur(radius: style.radius) }
-        let image = try label.image
-        if let warning = missingCharactersWarning(try label.missingCharacters) { output.standardError("blurlabel render: \(warning)\n") }
-        if try label.isClipped, let canvas = style.canvas {
+        let text = arguments.positionals[0]
+        let pipeline = LabelPipeline(style: style)
+        let picture = try pipeline.picture(of: text)
+        // Secure pictures never render the real text; ask separately, for the warning only.
+        let missing = style.secure == nil ? picture.missingCharacters : try pipeline.missingCharacters(in: text)
+        if let warning = missingCharactersWarning(missing, secure: style.secure != nil) {
+            output.standardError("blurlabel render: \(warning)\n")
+        }
+        if picture.clipped, let canvas = style.canvas {
             output.standardError("blurlabel render: warning: the content does not fit the \(canvas.width)x\(canvas.height) canvas and is clipped\n")
         }
-        try writePNG(image, to: path, compressionLevel: level)
+        try writePNG(picture.image, to: path, compressionLevel: level)
         return 0
     }
 }

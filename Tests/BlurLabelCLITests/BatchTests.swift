@@ -114,7 +114,7 @@ struct BatchTests {
         close(pipe[1])
         let captured = Captured()
         let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
-        let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: folder, jobs: 2, shard: .all, existing: .refuse,
+        let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: try OutputFolder(path: folder, create: true)!, jobs: 2, shard: .all, existing: .refuse,
                                  streaming: true, progress: BatchProgress(total: nil, output: output), output: output)
         #expect(runner.run() == 2)
         close(pipe[0])
@@ -156,10 +156,12 @@ struct ManifestLineTests {
         if let quick = ManifestLine.quickOutput(bytes) { #expect(quick == full) }
     }
 
-    @Test func numbersBooleansAndListsBecomeOptionText() throws {
+    @Test func numbersBooleansAndListsStayTyped() throws {
         let line = try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":40,"radius":2.5,"secure":true,"features":["tnum","-liga"]}"#.utf8))
-        #expect(line.options == ["size": "40", "radius": "2.5", "secure": "true", "features": "tnum,-liga"])
-        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)) }
+        #expect(line.options == Options(["size": .number(40), "radius": .number(2.5), "secure": .flag(true), "features": .list(["tnum", "-liga"])]))
+        let style = try line.style()
+        #expect(style.text.size == 40 && style.radius == 2.5 && style.secure != nil && style.text.features == ["tnum", "-liga"])
+        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)).style() }
         #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":null}"#.utf8)) }
         #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"["text"]"#.utf8)) }
     }
@@ -184,13 +186,13 @@ struct BatchInterruptionTests {
         producer.start()
         let captured = Captured()
         let output = CommandLineTool.Output(standardOutput: { _ in }, standardError: { captured.appendErr($0) })
-        let runner = BatchRunner(reader: ManifestReader(descriptor: fds[0]), folder: folder, jobs: 2, shard: .all, existing: .refuse,
-                                 streaming: false, progress: BatchProgress(total: nil, output: output), output: output)
-        let stopper = Thread { usleep(300_000); batchInterrupted.store(true, ordering: .relaxed) } // what the SIGINT handler does
+        let stop = BatchStop()
+        let runner = BatchRunner(reader: ManifestReader(descriptor: fds[0]), folder: try OutputFolder(path: folder, create: true)!, jobs: 2,
+                                 shard: .all, existing: .refuse, streaming: false,
+                                 progress: BatchProgress(total: nil, output: output), output: output, stop: stop)
+        let stopper = Thread { usleep(300_000); stop.request() } // what the SIGINT handler does for this run
         stopper.start()
-        batchInterrupted.store(false, ordering: .relaxed)
         let status = runner.run()
-        batchInterrupted.store(false, ordering: .relaxed)
         close(fds[0])
         #expect(status == 130 && captured.err.contains("interrupted"))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)

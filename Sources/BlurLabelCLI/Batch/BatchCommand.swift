@@ -5,21 +5,36 @@ import Synchronization
 import Glibc
 #endif
 
-/// Set by SIGINT and SIGTERM: workers stop taking lines, finish the files they are writing, and
-/// the run ends with only whole files on disk.
-let batchInterrupted = Atomic<Bool>(false)
+/// How many SIGINT and SIGTERM signals this process has had while a batch listened (the handler
+/// only counts: an atomic add is safe in a signal handler).
+private let stopSignalCount = Atomic<Int>(0)
 
-/// Runs `body` with SIGINT and SIGTERM setting `batchInterrupted` (and unblocked: a parent may
-/// have started us with them blocked), restoring the previous handling afterwards.
+/// One run's stop request: set by whoever owns the run (`request()`), or by SIGINT/SIGTERM arriving
+/// after the run began. Owned by one run, so two batches in one process never stop each other.
+final class BatchStop: Sendable {
+    private let requested = Atomic<Bool>(false)
+    private let signalsAtStart: Int
+
+    init() { signalsAtStart = stopSignalCount.load(ordering: .relaxed) }
+
+    /// Asks the run to stop taking lines.
+    func request() { requested.store(true, ordering: .relaxed) }
+
+    var isRequested: Bool {
+        requested.load(ordering: .relaxed) || stopSignalCount.load(ordering: .relaxed) != signalsAtStart
+    }
+}
+
+/// Runs `body` with SIGINT and SIGTERM counted for `BatchStop` (and unblocked: a parent may have
+/// started us with them blocked), restoring the previous handling afterwards.
 func catchingStopSignals<T>(_ body: () throws -> T) rethrows -> T {
-    batchInterrupted.store(false, ordering: .relaxed)
     var stopSignals = sigset_t()
     sigemptyset(&stopSignals)
     sigaddset(&stopSignals, SIGINT)
     sigaddset(&stopSignals, SIGTERM)
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-    let previousInt = signal(SIGINT) { _ in batchInterrupted.store(true, ordering: .relaxed) }
-    let previousTerm = signal(SIGTERM) { _ in batchInterrupted.store(true, ordering: .relaxed) }
+    let previousInt = signal(SIGINT) { _ in stopSignalCount.add(1, ordering: .relaxed) }
+    let previousTerm = signal(SIGTERM) { _ in stopSignalCount.add(1, ordering: .relaxed) }
     defer { signal(SIGINT, previousInt); signal(SIGTERM, previousTerm) }
     return try body()
 }
@@ -48,11 +63,11 @@ enum BatchCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
-        try catchingStopSignals { try run(arguments, output) }
+        try catchingStopSignals { try run(arguments, output, stop: BatchStop()) }
     }
 
-    static func run(_ arguments: ParsedArguments, _ output: CommandLineTool.Output) throws -> Int32 {
-        guard let folder = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
+    static func run(_ arguments: ParsedArguments, _ output: CommandLineTool.Output, stop: BatchStop) throws -> Int32 {
+        guard let folderPath = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
         let jobs = try OptionValues.integer(arguments.value("--jobs") ?? String(defaultThreadCount), option: "--jobs", range: 1...1024)
         let shard = try arguments.value("--shard").map(Shard.init(parsing:)) ?? .all
         let resume = arguments.has("--resume"), force = arguments.has("--force")
@@ -60,10 +75,16 @@ enum BatchCommand {
         let manifest = arguments.positionals[0]
         let streaming = manifest == "-"
         if streaming && arguments.value("--shard") != nil { throw UsageError(message: "--shard needs a manifest file, not standard input") }
+        let reader = try ManifestReader(path: manifest)
+        // Only a regular file can be read twice (scanned, then rendered); a pipe or device is read once.
+        let scanned = !streaming && reader.isRegularFile
+        // An existing folder is locked before anything is looked at; a new one once it is made.
+        var folder = try OutputFolder(path: folderPath, create: false)
+        try folder?.lock()
         var total: Int? = nil
-        if !streaming {
-            let scan = try ManifestScan(path: manifest, shard: shard, outputFolder: folder) { FileManager.default.fileExists(atPath: $0) }
-            if batchInterrupted.load(ordering: .relaxed) {
+        if scanned {
+            let scan = try ManifestScan(path: manifest, shard: shard, stop: stop) { folder?.exists($0) ?? false }
+            if stop.isRequested {
                 output.standardError("batch: interrupted before rendering; nothing written\n")
                 return 130
             }
@@ -74,78 +95,133 @@ enum BatchCommand {
                 throw UsageError(message: "\(scan.duplicates.count) line(s) name an output another line names; nothing rendered")
             }
             if scan.existing > 0 && !resume && !force {
-                throw UsageError(message: "\(scan.existing) output(s) already exist in \(folder); use --resume to skip them or --force to redo them")
+                throw UsageError(message: "\(scan.existing) output(s) already exist in \(folderPath); use --resume to skip them or --force to redo them")
             }
             total = scan.linesInShard
         }
         // The folder is made only once the run is known to go ahead.
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw UsageError(message: "cannot create --out \(folder): \(error.localizedDescription)")
+        if folder == nil {
+            folder = try OutputFolder(path: folderPath, create: true)
+            try folder?.lock()
         }
-        let runner = BatchRunner(reader: try ManifestReader(path: manifest), folder: folder, jobs: jobs, shard: shard,
-                                 existing: resume ? .skip : force ? .redo : .refuse, streaming: streaming,
-                                 progress: BatchProgress(total: total, output: output), output: output)
+        // With a scanned manifest and the folder locked, no output exists unless the scan saw it.
+        let existing: BatchRunner.Existing = resume ? .skip : force ? .redo : scanned ? .redo : .refuse
+        let runner = BatchRunner(reader: reader, folder: folder!, jobs: jobs, shard: shard, existing: existing,
+                                 streaming: streaming, progress: BatchProgress(total: total, output: output), output: output,
+                                 stop: stop)
         return runner.run()
     }
 }
 
-/// The workers: each takes the next line, renders it and writes it atomically; results and
-/// progress are recorded under one lock; standard-output results leave in input order.
-final class BatchRunner: @unchecked Sendable {
+/// The workers: each takes a few lines at a time (what the reader already holds), renders and
+/// writes them with its own fonts' faces and glyph cache (see `GlyphWorkspace`), counts on its own,
+/// and hands its results over with the next request for lines: one lock round per batch of lines,
+/// never one per label. Standard-output results leave in input order. Counts are merged after the
+/// workers have joined.
+final class BatchRunner: Sendable {
     enum Existing { case skip, redo, refuse }
 
-    private let reader: ManifestReader
-    private let folder: String
+    /// Lines a worker takes at once (when they are already read).
+    static let linesPerTake = 16
+
+    private let folder: OutputFolder
     private let jobs: Int
     private let shard: Shard
     private let existing: Existing
     private let streaming: Bool
-    private let progress: BatchProgress
     private let output: CommandLineTool.Output
-    private let lock = NSLock()
-    private var rendered = 0, skipped = 0, failed = 0
-    private var pending: [Int: String] = [:]
-    private var nextToPrint = 1
+    private let stop: BatchStop
+    /// What the workers share: the reader, the progress display and the results waiting for
+    /// their turn on standard output.
+    private let shared: Mutex<Shared>
 
-    init(reader: ManifestReader, folder: String, jobs: Int, shard: Shard, existing: Existing, streaming: Bool,
-         progress: BatchProgress, output: CommandLineTool.Output) {
-        self.reader = reader
+    private struct Shared {
+        let reader: ManifestReader
+        let progress: BatchProgress
+        var done = 0
+        var pending: [Int: String] = [:]
+        var nextToPrint = 1
+    }
+
+    /// What one worker did.
+    private struct Tally {
+        var rendered = 0, skipped = 0, failed = 0
+    }
+
+    init(reader: sending ManifestReader, folder: OutputFolder, jobs: Int, shard: Shard, existing: Existing, streaming: Bool,
+         progress: sending BatchProgress, output: CommandLineTool.Output, stop: BatchStop = BatchStop()) {
         self.folder = folder; self.jobs = jobs; self.shard = shard; self.existing = existing
-        self.streaming = streaming; self.progress = progress; self.output = output
+        self.streaming = streaming; self.output = output; self.stop = stop
+        reader.shouldStop = { stop.isRequested }
+        shared = Mutex(Shared(reader: reader, progress: progress))
     }
 
     func run() -> Int32 {
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in work() }
-        progress.finish()
-        let seconds = progress.elapsed
-        let interrupted = batchInterrupted.load(ordering: .relaxed)
+        let tallies = Mutex([Tally]())
+        let started = Date()
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            let mine = work()
+            tallies.withLock { $0.append(mine) }
+        }
+        let total = tallies.withLock { $0.reduce(into: Tally()) { $0.rendered += $1.rendered; $0.skipped += $1.skipped; $0.failed += $1.failed } }
+        shared.withLock { $0.progress.finish() }
+        let seconds = Date().timeIntervalSince(started)
+        let interrupted = stop.isRequested
         output.standardError(String(format: "batch: %@rendered %d, skipped %d, failed %d in %.1f s (%.0f labels/s)\n",
-                                    interrupted ? "interrupted; " : "", rendered, skipped, failed, seconds,
-                                    Double(rendered) / max(seconds, 1e-9)))
+                                    interrupted ? "interrupted; " : "", total.rendered, total.skipped, total.failed, seconds,
+                                    Double(total.rendered) / max(seconds, 1e-9)))
         if interrupted { return 130 }
-        return failed > 0 ? 2 : 0
+        return total.failed > 0 ? 2 : 0
     }
 
-    private func work() {
-        while !batchInterrupted.load(ordering: .relaxed) {
-            lock.lock()
-            let next = reader.next()
-            lock.unlock()
-            guard let (number, bytes) = next else { return }
-            guard shard.contains(line: number) else { continue }
-            let result = process(bytes)
-            lock.lock()
-            switch result {
-            case .rendered: rendered += 1
-            case .skipped: skipped += 1
-            case let .failed(_, reason):
-                failed += 1
-                if !streaming { output.standardError("blurlabel batch: line \(number): \(reason)\n") }
+    /// One worker's loop.
+    private func work() -> Tally {
+        var tally = Tally()
+        var results: [(number: Int, outcome: Outcome)] = []
+        while true {
+            let stopping = stop.isRequested
+            let lines = shared.withLock { shared -> [ManifestReader.Line] in
+                report(results, into: &shared)
+                return stopping ? [] : shared.reader.nextLines(upTo: Self.linesPerTake)
             }
-            if streaming { deliver(number, result) }
-            progress.update(done: rendered + skipped + failed)
-            lock.unlock()
+            results.removeAll(keepingCapacity: true)
+            if lines.isEmpty { return tally }
+            for line in lines {
+                let outcome: Outcome
+                switch line {
+                case let .line(number, bytes):
+                    guard shard.contains(line: number) else { continue }
+                    outcome = process(bytes)
+                case let .tooLong(number):
+                    guard shard.contains(line: number) else { continue }
+                    outcome = .failed(nil, "line is longer than \(Limits.maximumManifestLineBytes) bytes; skipped")
+                case let .failed(reason):
+                    outcome = .failed(nil, "cannot read the manifest: \(reason)")
+                }
+                switch outcome {
+                case .rendered: tally.rendered += 1
+                case .skipped: tally.skipped += 1
+                case .failed: tally.failed += 1
+                }
+                results.append((line.number ?? 0, outcome))
+            }
         }
+    }
+
+    /// Hands a worker's finished lines over: error lines (or ordered JSON results) and progress.
+    private func report(_ results: [(number: Int, outcome: Outcome)], into shared: inout Shared) {
+        guard !results.isEmpty else { return }
+        var errors = ""
+        for (number, outcome) in results {
+            if streaming && number > 0 {
+                deliver(number, outcome, into: &shared)
+            } else if case let .failed(_, reason) = outcome {
+                errors += number > 0 ? "blurlabel batch: line \(number): \(reason)\n" : "blurlabel batch: \(reason)\n"
+            }
+        }
+        if !errors.isEmpty { output.standardError(errors) }
+        shared.done += results.count
+        shared.progress.update(done: shared.done)
     }
 
     enum Outcome {
@@ -157,8 +233,7 @@ final class BatchRunner: @unchecked Sendable {
         do {
             let line = try ManifestLine(bytes: bytes)
             name = line.output
-            let path = folder + "/" + line.output
-            if FileManager.default.fileExists(atPath: path) {
+            if existing != .redo && folder.exists(line.output) {
                 switch existing {
                 case .skip: return .skipped(line.output)
                 case .refuse: return .failed(line.output, "output '\(line.output)' already exists (use --resume or --force)")
@@ -166,13 +241,12 @@ final class BatchRunner: @unchecked Sendable {
                 }
             }
             let style = try line.style()
-            let level = try OptionValues.integer(line.options["compression"] ?? "6", option: "compression", range: 0...9)
-            let label = BlurredLabel(text: line.text, style: style)
-            if style.radius > 0 { try label.blur(radius: style.radius) }
-            let png = try PNGEncoder(compressionLevel: level).encode(try label.image)
-            let directory = (path as NSString).deletingLastPathComponent
-            if directory != folder { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-            try FileIO.write(png, to: path)
+            let level: Int
+            do { level = try line.options.integer("compression", range: 0...9) ?? 6 } catch let error as UsageError {
+                throw LineError(error.message)
+            }
+            let picture = try LabelPipeline(style: style).picture(of: line.text)
+            try folder.write(try PNGEncoder(compressionLevel: level).encode(picture.image), to: line.output)
             return .rendered(line.output)
         } catch let error as UsageError {
             return .failed(name, error.message)
@@ -182,7 +256,7 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     /// One JSON result per input line, in input order, on standard output.
-    private func deliver(_ number: Int, _ outcome: Outcome) {
+    private func deliver(_ number: Int, _ outcome: Outcome, into shared: inout Shared) {
         var object = "{\"line\":\(number)"
         switch outcome {
         case let .rendered(name): object += ",\"output\":\(Self.json(name)),\"ok\":true"
@@ -191,13 +265,14 @@ final class BatchRunner: @unchecked Sendable {
             object += name.map { ",\"output\":\(Self.json($0))" } ?? ""
             object += ",\"ok\":false,\"error\":\(Self.json(reason))"
         }
-        pending[number] = object + "}\n"
-        while let ready = pending.removeValue(forKey: nextToPrint) {
-            output.standardOutput(ready)
-            nextToPrint += 1
+        shared.pending[number] = object + "}\n"
+        var ready = ""
+        while let next = shared.pending.removeValue(forKey: shared.nextToPrint) {
+            ready += next
+            shared.nextToPrint += 1
         }
+        if !ready.isEmpty { output.standardOutput(ready) }
     }
-
     static func json(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

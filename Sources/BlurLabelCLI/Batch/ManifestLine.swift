@@ -5,8 +5,10 @@ import Foundation
 /// `render` takes, by the same names (`size`, `radius`, `color`, `secure`...).
 struct ManifestLine {
     let text: String
+    /// The output's path under the folder, normalised (`./a//b.png` is `a/b.png`).
     let output: String
-    let options: [String: String]
+    /// The line's options, typed as JSON gave them: a number stays a number.
+    let options: Options
 
     /// Keys a line may carry.
     static let keys: Set<String> = Set(["text", "output", "compression"] + LabelOptions.keys)
@@ -26,26 +28,30 @@ struct ManifestLine {
             throw LineError(fields["text"] == nil ? "missing \"text\"" : "\"text\" must be a string")
         }
         guard case let .string(output)? = fields["output"], !output.isEmpty else { throw LineError("missing \"output\" (a file name)") }
-        guard !output.hasPrefix("/"), !output.split(separator: "/").contains(".."), !output.hasSuffix("/") else {
-            throw LineError("\"output\" must be a file name under the output folder, got '\(output)'")
-        }
-        var options: [String: String] = [:]
+        self.text = text
+        self.output = try Self.normalisedOutput(output)
+        var options: [String: OptionValue] = [:]
         for (key, value) in fields where key != "text" && key != "output" {
             switch value {
-            case let .string(string): options[key] = string
-            case let .number(number):
-                options[key] = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-            case let .bool(flag):
-                guard LabelOptions.flags.contains(key) else { throw LineError("\"\(key)\" must not be true/false") }
-                if flag { options[key] = "true" }
-            case let .list(items):
-                guard key == "features" else { throw LineError("\"\(key)\" must not be a list") }
-                options[key] = items.joined(separator: ",")
+            case let .string(string): options[key] = .text(string)
+            case let .number(number): options[key] = .number(number)
+            case let .bool(flag): options[key] = .flag(flag)
+            case let .list(items): options[key] = .list(items)
             }
         }
-        self.text = text
-        self.output = output
-        self.options = options
+        self.options = Options(options)
+    }
+
+    /// An output name as a clean relative path: no absolute path, no `..`, no NUL, not a folder;
+    /// `.` components and repeated slashes dropped, so `./b.png` and `b.png` are one output.
+    static func normalisedOutput(_ output: String) throws -> String {
+        guard !output.utf8.contains(0) else { throw LineError("\"output\" must not contain a NUL character") }
+        let parts = output.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        guard !output.hasPrefix("/"), !parts.contains(".."), !output.hasSuffix("/"), !parts.isEmpty,
+              output.split(separator: "/", omittingEmptySubsequences: false).last != "." else {
+            throw LineError("\"output\" must be a file name under the output folder, got '\(output)'")
+        }
+        return parts.joined(separator: "/")
     }
 
     /// The `output` of a line without decoding all of it, for the pass that looks for duplicates
@@ -68,12 +74,12 @@ struct ManifestLine {
             found = String(decoding: bytes[(j + 1)..<close], as: UTF8.self)
             i = close + 1
         }
-        return found
+        return found.flatMap { try? normalisedOutput($0) }
     }
 
     /// The label style the line asks for.
     func style() throws -> LabelStyle {
-        do { return try LabelOptions.style { options[$0] } } catch let error as UsageError {
+        do { return try LabelOptions.style(options) } catch let error as UsageError {
             throw LineError(error.message)
         }
     }

@@ -1,3 +1,4 @@
+import BlurredLabelKit
 import Synchronization
 
 /// The pass over a manifest file before anything is rendered: how many lines this shard has,
@@ -8,17 +9,26 @@ struct ManifestScan {
     var duplicates: [(line: Int, other: Int, output: String)] = []
     var existing = 0
 
-    init(path: String, shard: Shard, outputFolder: String, fileExists: (String) -> Bool) throws {
+    /// Scans the manifest at `path`; `exists` says whether an output (a normalised relative path)
+    /// is already in the output folder.
+    init(path: String, shard: Shard, stop: BatchStop, exists: (String) -> Bool) throws {
         var seen: [UInt64: Int32] = [:]
         var suspects: [(Int, Int)] = []
         let reader = try ManifestReader(path: path)
-        while let (number, bytes) = reader.next(), !batchInterrupted.load(ordering: .relaxed) {
+        reader.shouldStop = { stop.isRequested }
+        while let line = reader.nextLine(), !stop.isRequested {
+            let number: Int, bytes: [UInt8]
+            switch line {
+            case let .line(n, b): number = n; bytes = b
+            case let .tooLong(n): if shard.contains(line: n) { linesInShard += 1 }; continue
+            case let .failed(reason): throw FileError.cannotRead(path: path, reason: reason)
+            }
             let inShard = shard.contains(line: number)
             if inShard { linesInShard += 1 }
             guard let output = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output else { continue }
             let hash = Self.fnv1a(output)
             if let first = seen[hash] { suspects.append((Int(first), number)) } else { seen[hash] = Int32(truncatingIfNeeded: number) }
-            if inShard && fileExists(outputFolder + "/" + output) { existing += 1 }
+            if inShard && exists(output) { existing += 1 }
         }
         guard !suspects.isEmpty else { return }
         // Confirm hash matches by reading the lines involved again (rare: real duplicates).

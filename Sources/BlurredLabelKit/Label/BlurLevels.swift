@@ -4,6 +4,11 @@ import Foundation
 /// 0…1 maps to σ = amount × `maxRadius` in `steps` steps, each built once, concurrently, in the
 /// background; asking for an amount between steps gives the nearest step. Every level has the
 /// canvas of the largest radius, so nothing jumps while the blur changes.
+///
+/// In secure mode (`style.secure`) every blurred level is made from one decoy of the declared
+/// format, never from the text, and the levels' canvas is the decoy's: no level above 0 depends
+/// on the text. Level 0 (amount 0) is the sharp real text, as `BlurredLabel.unblur()` shows it,
+/// centered on that canvas (clipped if the text is longer than the format's longest form).
 public actor BlurLevels {
     public nonisolated let text: String
     public nonisolated let style: LabelStyle
@@ -16,8 +21,8 @@ public actor BlurLevels {
     /// Levels for `text` in `style` (whose own radius is ignored), σ up to `maxRadius` (default 20)
     /// in `steps` (default 20) steps.
     public init(text: String, style: LabelStyle = LabelStyle(), maxRadius: Double = 20, steps: Int = 20) throws {
-        guard maxRadius.isFinite, maxRadius >= 0, maxRadius <= 1000 else { throw LabelError.badRadius(maxRadius) }
-        guard steps >= 1, steps <= 1000 else { throw LabelError.badSteps(steps) }
+        guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
+        guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         self.text = text
         self.style = style
         self.maxRadius = maxRadius
@@ -64,18 +69,56 @@ public actor BlurLevels {
     /// Synchronous; `prepare()` and `image(amount:)` run it off the caller's thread.
     public static func build(text: String, style: LabelStyle, maxRadius: Double, steps: Int,
                              threads: Int = defaultThreadCount) throws -> [Image] {
-        let pad = Int((3 * maxRadius).rounded(.up))
-        let mask = try TextRenderer.render(text, style: style.text).mask.padded(by: pad)
-        let results = ParallelSlots<Result<Image, Error>>(count: steps + 1)
-        parallelRanges(steps + 1, threads: threads) { indices in
-            for index in indices {
-                results.set(index, Result {
-                    let sigma = maxRadius * Double(index) / Double(steps)
-                    let blurred = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: mask, threads: 1)
-                    return try Composite.centered(blurred, style: style).image
-                })
+        try Plan(text: text, style: style, maxRadius: maxRadius, steps: steps).levels(Array(0...steps), threads: threads)
+    }
+
+    /// What every level shares, made once: the padded masks and the canvas. A level is then one
+    /// blur and one composite, so levels can be made one at a time (an animation streams them).
+    public struct Plan: Sendable {
+        public let maxRadius: Double
+        public let steps: Int
+        public let pipeline: LabelPipeline
+        /// The canvas every level has.
+        public let width: Int
+        public let height: Int
+        /// The sharp text, padded by the largest radius's reach.
+        private let sharp: @Sendable () throws -> CoverageMask
+        /// What the blurred levels blur: the text, or the decoy in secure mode.
+        private let toBlur: CoverageMask
+
+        public init(text: String, style: LabelStyle, maxRadius: Double, steps: Int) throws {
+            guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
+            guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
+            self.maxRadius = maxRadius
+            self.steps = steps
+            pipeline = LabelPipeline(style: style)
+            let pad = LabelPipeline.padding(radius: maxRadius)
+            let pipeline = self.pipeline
+            if let decoy = try pipeline.renderDecoy(for: text) {
+                toBlur = try decoy.mask.padded(by: pad)
+                // The real text is only rendered if level 0 is asked for.
+                sharp = { try pipeline.sharpMask(try pipeline.renderText(text), decoy: nil, padding: pad) }
+            } else {
+                let mask = try pipeline.sharpMask(try pipeline.renderText(text), decoy: nil, padding: pad)
+                toBlur = mask
+                sharp = { mask }
             }
+            width = style.canvas?.width ?? max(1, toBlur.width)
+            height = style.canvas?.height ?? max(1, toBlur.height)
         }
-        return try results.values.map { try $0.get() }
+
+        /// σ of step `index`.
+        public func radius(ofStep index: Int) -> Double { maxRadius * Double(index) / Double(steps) }
+
+        /// Level `index` (0 is the sharp text; 1…steps are blurred).
+        public func level(_ index: Int) throws -> Image {
+            let mask = index == 0 ? try sharp() : try pipeline.blurred(toBlur, radius: radius(ofStep: index), threads: 1)
+            return try pipeline.composite(mask, width: width, height: height)
+        }
+
+        /// The levels `indices` names, in that order, made on up to `threads` threads.
+        public func levels(_ indices: [Int], threads: Int = defaultThreadCount) throws -> [Image] {
+            try parallelMap(indices.count, threads: threads) { i in Result { try level(indices[i]) } }.map { try $0.get() }
+        }
     }
 }

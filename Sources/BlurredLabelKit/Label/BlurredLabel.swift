@@ -48,13 +48,22 @@ public final class BlurredLabel {
         self.style = style
     }
 
-    /// Blurs the label with a Gaussian of standard deviation `radius` px and keeps the result;
-    /// calling it again with nothing changed does no work.
-    public func blur(radius: Double = 2.5) throws {
-        guard radius.isFinite, radius >= 0, radius <= GaussianBlur.maximumSigma else { throw LabelError.badRadius(radius) }
-        if style.radius != radius { style.radius = radius }
+    /// Blurs the label with a Gaussian of standard deviation `style.radius` px and keeps the
+    /// result; calling it again with nothing changed does no work.
+    public func blur() throws {
+        guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
         isBlurred = true
         _ = try currentImage()
+    }
+
+    /// Sets `style.radius` to `radius`, then blurs: shorthand for `style.radius = radius;
+    /// blur()`. The radius is part of the style, so the label keeps it (and `image` shows it)
+    /// until the style changes again. A radius outside 0…`Limits.maximumRadius` throws and
+    /// leaves the style as it was.
+    public func blur(radius: Double) throws {
+        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
+        if style.radius != radius { style.radius = radius }
+        try blur()
     }
 
     /// Shows the sharp text again; the blurred overlay is kept for the next `blur()`.
@@ -81,23 +90,19 @@ public final class BlurredLabel {
     }
 
     /// The padding on each side of the ink: the blur's reach, `ceil(3σ)`.
-    public var padding: Int { Int((3 * style.radius).rounded(.up)) }
+    public var padding: Int { LabelPipeline.padding(radius: style.radius) }
+
+    /// The pipeline that makes this label's pictures; the label caches its stages.
+    public var pipeline: LabelPipeline { LabelPipeline(style: style) }
 
     // MARK: - caches
 
     private func dropBlurred() { blurredMask = nil; blurredImage = nil }
     private func dropImages() { sharpImage = nil; blurredImage = nil }
 
-    /// The text style actually used: secure mode adds tabular figures, so digits share one width.
-    private var effectiveTextStyle: TextStyle {
-        var text = style.text
-        if style.secure != nil && !text.features.contains("tnum") { text.features.append("tnum") }
-        return text
-    }
-
     private func sharpText() throws -> RenderedText {
         if let rendered { return rendered }
-        let made = try TextRenderer.render(text, style: effectiveTextStyle)
+        let made = try pipeline.renderText(text)
         work.textRenders += 1
         rendered = made
         return made
@@ -105,35 +110,21 @@ public final class BlurredLabel {
 
     /// Secure mode's decoy: random digits in the declared format, never the text.
     private func decoyText() throws -> RenderedText? {
-        guard let secure = style.secure else { return nil }
+        guard style.secure != nil else { return nil }
         if let renderedDecoy { return renderedDecoy }
-        let format = secure.format ?? SecretFormat(derivedFrom: text)
-        let made = try TextRenderer.render(secure.seed.decoy(for: format), style: effectiveTextStyle)
+        let made = try pipeline.renderDecoy(for: text)
         work.textRenders += 1
         renderedDecoy = made
         return made
     }
 
-    /// The ink mask with `padding` empty pixels on every side. In secure mode the canvas is the
-    /// decoy's, and the sharp text is centered in it.
-    private func paddedMask() throws -> CoverageMask {
-        let mask = try sharpText().mask.padded(by: padding)
-        guard let decoy = try decoyText()?.mask.padded(by: padding) else { return mask }
-        return try mask.centered(inWidth: max(decoy.width, mask.width), height: max(decoy.height, mask.height))
-    }
-
-    /// What gets blurred: the text, or in secure mode the decoy alone (so neither the pixels nor
-    /// the canvas size depend on the text).
-    private func maskToBlur() throws -> CoverageMask {
-        guard let decoy = try decoyText() else { return try paddedMask() }
-        return try decoy.mask.padded(by: padding)
-    }
-
     private func currentImage() throws -> Image {
+        let pipeline = self.pipeline
         if isBlurred {
             if let blurredImage { return blurredImage }
             if blurredMask == nil {
-                blurredMask = try GaussianBlur(sigma: style.radius, edges: .transparent).apply(to: try maskToBlur())
+                let mask = try pipeline.maskToBlur(text: sharpText, decoy: try decoyText(), padding: padding)
+                blurredMask = try pipeline.blurred(mask, radius: style.radius)
                 work.blurs += 1
             }
             let (image, clipped) = try composite(blurredMask!)
@@ -142,7 +133,7 @@ public final class BlurredLabel {
             return image
         }
         if let sharpImage { return sharpImage }
-        let (image, clipped) = try composite(try paddedMask())
+        let (image, clipped) = try composite(try pipeline.sharpMask(try sharpText(), decoy: try decoyText(), padding: padding))
         sharpImage = image
         clippedSharp = clipped
         return image
@@ -150,6 +141,6 @@ public final class BlurredLabel {
 
     private func composite(_ mask: CoverageMask) throws -> (Image, Bool) {
         work.composites += 1
-        return try Composite.centered(mask, style: style)
+        return try pipeline.composite(mask)
     }
 }

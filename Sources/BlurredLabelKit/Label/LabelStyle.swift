@@ -55,13 +55,15 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
     case badAmount(Double)
     case badSteps(Int)
     case badRadius(Double)
+    case textTooLong(limit: Int)
 
     public var description: String {
         switch self {
         case let .badCanvas(w, h): return "canvas must be from 1x1 to \(CanvasSize.maximumSide)x\(CanvasSize.maximumSide), got \(w)x\(h)"
         case let .badAmount(a): return "blur amount must be from 0 to 1, got \(a)"
-        case let .badSteps(n): return "steps must be from 1 to 1000, got \(n)"
-        case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(GaussianBlur.maximumSigma)), got \(r)"
+        case let .badSteps(n): return "steps must be from 1 to \(Limits.maximumSteps), got \(n)"
+        case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(Limits.maximumRadius)), got \(r)"
+        case let .textTooLong(limit): return "text is longer than \(limit) characters"
         }
     }
 }

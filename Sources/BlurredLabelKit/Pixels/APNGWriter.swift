@@ -15,38 +15,11 @@ public struct APNGWriter: Sendable {
 
     /// The APNG file for `frames`, each shown for `delay` seconds (at 1/1000 s precision).
     public func encode(_ frames: [Image], delay: Double) throws -> [UInt8] {
-        guard let first = frames.first else { throw PNGError.encodeFailed(reason: "an animation needs at least one frame") }
-        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
-            throw PNGError.encodeFailed(reason: "every frame of an animation must have the same size")
-        }
-        guard delay.isFinite, delay >= 0, delay <= 65 else { throw PNGError.encodeFailed(reason: "frame delay must be 0 to 65 s") }
-        let plan = PNGColorPlan.smallest(for: frames)
-        let delayMilliseconds = UInt16((delay * 1000).rounded())
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var sequence: UInt32 = 0
-        for (index, frame) in frames.enumerated() {
-            let chunks = try Self.chunks(of: try encoder.encode(frame, plan: plan))
-            if index == 0 {
-                for chunk in chunks where chunk.type != "IDAT" && chunk.type != "IEND" {
-                    out += Self.chunk(chunk.type, chunk.data)
-                    if chunk.type == "IHDR" {
-                        out += Self.chunk("acTL", Self.be32(UInt32(frames.count)) + Self.be32(UInt32(plays)))
-                    }
-                }
-            }
-            out += Self.chunk("fcTL", Self.be32(sequence) + Self.be32(UInt32(frame.width)) + Self.be32(UInt32(frame.height))
-                              + Self.be32(0) + Self.be32(0) + Self.be16(delayMilliseconds) + Self.be16(1000) + [0, 0])
-            sequence += 1
-            for chunk in chunks where chunk.type == "IDAT" {
-                if index == 0 {
-                    out += Self.chunk("IDAT", chunk.data)
-                } else {
-                    out += Self.chunk("fdAT", Self.be32(sequence) + chunk.data)
-                    sequence += 1
-                }
-            }
-        }
-        out += Self.chunk("IEND", [])
+        guard !frames.isEmpty else { throw PNGError.encodeFailed(reason: "an animation needs at least one frame") }
+        var out: [UInt8] = []
+        var stream = try APNGStream(writer: self, plan: .smallest(for: frames), frameCount: frames.count, delay: delay) { out += $0 }
+        for frame in frames { try stream.append(frame) }
+        try stream.finish()
         return out
     }
 
@@ -73,4 +46,72 @@ public struct APNGWriter: Sendable {
 
     static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
     static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+}
+
+/// An APNG written frame by frame: each frame is compressed and handed to `sink` as soon as it is
+/// appended, so no more than one frame is held. The colour plan and the frame count are fixed up
+/// front (every frame must fit the plan: build it with `PNGColorPlan.Builder`).
+public struct APNGStream {
+    private let writer: APNGWriter
+    private let plan: PNGColorPlan
+    private let frameCount: Int
+    private let delayMilliseconds: UInt16
+    private let sink: ([UInt8]) throws -> Void
+    private var appended = 0
+    private var sequence: UInt32 = 0
+    private var size: (width: Int, height: Int)? = nil
+
+    public init(writer: APNGWriter = APNGWriter(), plan: PNGColorPlan, frameCount: Int, delay: Double,
+                sink: @escaping ([UInt8]) throws -> Void) throws {
+        guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw PNGError.encodeFailed(reason: "an animation needs at least one frame") }
+        guard delay.isFinite, delay >= 0, delay <= Limits.maximumFrameDelay else {
+            throw PNGError.encodeFailed(reason: "frame delay must be 0 to \(Limits.maximumFrameDelay) s")
+        }
+        self.writer = writer
+        self.plan = plan
+        self.frameCount = frameCount
+        self.delayMilliseconds = UInt16((delay * 1000).rounded())
+        self.sink = sink
+        try sink([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    /// Compresses `frame` and writes it out.
+    public mutating func append(_ frame: Image) throws {
+        guard appended < frameCount else { throw PNGError.encodeFailed(reason: "more frames than the \(frameCount) declared") }
+        if let size, size.width != frame.width || size.height != frame.height {
+            throw PNGError.encodeFailed(reason: "every frame of an animation must have the same size")
+        }
+        let chunks = try APNGWriter.chunks(of: try writer.encoder.encode(frame, plan: plan))
+        var out: [UInt8] = []
+        if appended == 0 {
+            size = (frame.width, frame.height)
+            for chunk in chunks where chunk.type != "IDAT" && chunk.type != "IEND" {
+                out += APNGWriter.chunk(chunk.type, chunk.data)
+                if chunk.type == "IHDR" {
+                    out += APNGWriter.chunk("acTL", APNGWriter.be32(UInt32(frameCount)) + APNGWriter.be32(UInt32(writer.plays)))
+                }
+            }
+        }
+        out += APNGWriter.chunk("fcTL", APNGWriter.be32(sequence) + APNGWriter.be32(UInt32(frame.width)) + APNGWriter.be32(UInt32(frame.height))
+                                + APNGWriter.be32(0) + APNGWriter.be32(0) + APNGWriter.be16(delayMilliseconds) + APNGWriter.be16(1000) + [0, 0])
+        sequence += 1
+        for chunk in chunks where chunk.type == "IDAT" {
+            if appended == 0 {
+                out += APNGWriter.chunk("IDAT", chunk.data)
+            } else {
+                out += APNGWriter.chunk("fdAT", APNGWriter.be32(sequence) + chunk.data)
+                sequence += 1
+            }
+        }
+        appended += 1
+        try sink(out)
+    }
+
+    /// Ends the file (every declared frame must have been appended).
+    public mutating func finish() throws {
+        guard appended == frameCount else {
+            throw PNGError.encodeFailed(reason: "\(appended) frames appended, \(frameCount) declared")
+        }
+        try sink(APNGWriter.chunk("IEND", []))
+    }
 }

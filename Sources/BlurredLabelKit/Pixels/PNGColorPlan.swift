@@ -65,7 +65,7 @@ public enum PNGColorPlan: Equatable, Sendable {
         return opaque ? .rgb : .rgba
     }
 
-    private static func smallestGreyDepth(_ used: [Bool]) -> Int {
+    fileprivate static func smallestGreyDepth(_ used: [Bool]) -> Int {
         for (depth, step) in [(1, 255), (2, 85), (4, 17)] {
             if used.indices.allSatisfy({ !used[$0] || $0 % step == 0 }) { return depth }
         }
@@ -73,8 +73,54 @@ public enum PNGColorPlan: Equatable, Sendable {
     }
 }
 
+extension PNGColorPlan {
+    /// The plan of `smallest(for:)` built one image at a time, so frames can be looked at and
+    /// dropped (an animation streams them): adding the same images in the same order gives the
+    /// same plan.
+    public struct Builder: Sendable {
+        private var opaque = true, grey = true
+        private var greyLevels = [Bool](repeating: false, count: 256)
+        private var palette = PaletteCounter()
+
+        public init() {}
+
+        public mutating func add(_ image: Image) {
+            if opaque || grey {
+                image.pixels.withUnsafeBytes { raw in
+                    for word in raw.bindMemory(to: UInt32.self) {
+                        let r = word & 0xFF
+                        if word >> 24 != 255 { opaque = false }
+                        if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { grey = false } else { greyLevels[Int(r)] = true }
+                        if !opaque && !grey { break }
+                    }
+                }
+            }
+            guard palette.entries != nil else { return }
+            image.pixels.withUnsafeBytes { raw in
+                var previous: UInt32? = nil
+                for word in raw.bindMemory(to: UInt32.self) where word != previous {
+                    previous = word
+                    palette.add(word)
+                    if palette.entries == nil { break }
+                }
+            }
+        }
+
+        public var plan: PNGColorPlan {
+            if opaque && grey { return .grey(bitDepth: PNGColorPlan.smallestGreyDepth(greyLevels)) }
+            if let entries = palette.entries {
+                let ordered = entries.filter { $0 >> 24 != 255 } + entries.filter { $0 >> 24 == 255 }
+                let depth = ordered.count <= 2 ? 1 : ordered.count <= 4 ? 2 : ordered.count <= 16 ? 4 : 8
+                return .palette(entries: ordered, bitDepth: depth)
+            }
+            if grey { return .greyAlpha }
+            return opaque ? .rgb : .rgba
+        }
+    }
+}
+
 /// Counts distinct colours in first-seen order, giving up past 256.
-private struct PaletteCounter {
+private struct PaletteCounter: Sendable {
     private var slots = [UInt32](repeating: 0, count: 1024)
     private var filled = [Bool](repeating: false, count: 1024)
     private var order: [UInt32] = []

@@ -31,23 +31,19 @@ enum ParallelPNGWriter {
             count = filteredCount
         }
         let pieceCount = (filteredCount + pieceSize - 1) / pieceSize
-        let pieces = ParallelSlots<[UInt8]?>(count: pieceCount)
-        filtered.withUnsafeBufferPointer { data in
+        let results = filtered.withUnsafeBufferPointer { data in
             let base = UnsafeSendable(data.baseAddress!)
-            parallelRanges(pieceCount, threads: threads) { range in
-                for index in range {
-                    let start = index * pieceSize, end = min(filteredCount, start + pieceSize)
-                    let dictionaryStart = max(0, start - window)
-                    var out: UnsafeMutablePointer<UInt8>? = nil
-                    var outCount = 0
-                    let status = blpng_deflate_piece(base.pointer + start, end - start, base.pointer + dictionaryStart, start - dictionaryStart,
-                                                     Int32(level), index == pieceCount - 1 ? 1 : 0, &out, &outCount)
-                    pieces.set(index, status == 0 ? [UInt8](UnsafeBufferPointer(start: out, count: outCount)) : nil)
-                    blpng_free(out)
-                }
+            return parallelMap(pieceCount, threads: threads) { index -> [UInt8]? in
+                let start = index * pieceSize, end = min(filteredCount, start + pieceSize)
+                let dictionaryStart = max(0, start - window)
+                var out: UnsafeMutablePointer<UInt8>? = nil
+                var outCount = 0
+                let status = blpng_deflate_piece(base.pointer + start, end - start, base.pointer + dictionaryStart, start - dictionaryStart,
+                                                 Int32(level), index == pieceCount - 1 ? 1 : 0, &out, &outCount)
+                defer { blpng_free(out) }
+                return status == 0 ? [UInt8](UnsafeBufferPointer(start: out, count: outCount)) : nil
             }
         }
-        let results = pieces.values
         guard results.allSatisfy({ $0 != nil }) else { throw PNGError.encodeFailed(reason: "zlib could not compress the image") }
         let compressed = results.map { $0! }
         let checksum = filtered.withUnsafeBufferPointer { adler32(1, $0.baseAddress, UInt32($0.count)) }

@@ -2,12 +2,18 @@ import CEmbeddedFonts
 import CFreeType
 import CHarfBuzz
 import Foundation
+import Synchronization
 
-/// A font face: the file's bytes, a HarfBuzz font for shaping and a FreeType face for outlines.
+/// A font face: the file's bytes, a HarfBuzz font for shaping, and the metrics read once.
 ///
-/// Shaping is thread-safe; FreeType is not, so glyph rasterization goes through `withFace`,
-/// which serialises access (the glyph cache makes that rare).
+/// A `Font` is immutable after it is made, so one instance is shared by every thread: the bytes
+/// are never written, and the HarfBuzz font is made immutable (HarfBuzz's rule for sharing).
+/// FreeType faces are not shared at all: FreeType's rule is one `FT_Face` per thread, so each
+/// thread opens its own over these bytes in its `GlyphWorkspace`.
 public final class Font: @unchecked Sendable {
+    // @unchecked: every stored property is a `let` set in init; the raw bytes and the immutable
+    // hb_font_t are only read after that, which HarfBuzz and FreeType allow from any thread.
+
     /// What the font was loaded from, for messages.
     public let name: String
     /// Design units per em.
@@ -18,14 +24,16 @@ public final class Font: @unchecked Sendable {
     public let lineGap: Int
 
     let hbFont: OpaquePointer
-    private let bytes: UnsafeMutableRawBufferPointer
-    private let library: FT_Library
-    private let face: FT_Face
-    private let lock = NSLock()
-    /// Distinguishes fonts in glyph-cache keys.
+    /// The file's bytes, which every thread's FreeType face reads.
+    let bytes: UnsafeMutableRawBufferPointer
+    /// The face's number in a collection.
+    let faceIndex: Int
+    /// Which embedded font this is, if it is one (decides the built-in script fallbacks).
+    let embedded: FontLibrary.Embedded?
+    /// Distinguishes fonts in glyph-cache keys (never reused).
     let identity: Int
 
-    private static let counter = Counter()
+    private static let counter = Atomic<Int>(0)
 
     /// Loads face `index` of a font file (TTF, OTF, or a TTC collection).
     public convenience init(path: String, index: Int = 0) throws {
@@ -36,36 +44,33 @@ public final class Font: @unchecked Sendable {
     }
 
     /// Loads a font from its bytes.
-    public init(bytes data: [UInt8], index: Int = 0, name: String) throws {
+    public convenience init(bytes data: [UInt8], index: Int = 0, name: String) throws {
+        try self.init(bytes: data, index: index, name: name, embedded: nil)
+    }
+
+    init(bytes data: [UInt8], index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
         guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         bytes.copyBytes(from: data)
-        var library: FT_Library?
-        guard FT_Init_FreeType(&library) == 0, let library else {
+        // A face of its own, only to check the font and read its metrics.
+        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int)
+        do {
+            metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.count),
+                                                         index: index, name: name) { face in
+                (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height))
+            }
+        } catch {
             bytes.deallocate()
-            throw FontError.notAFont(name: name, reason: "FreeType could not start")
+            throw error
         }
-        var face: FT_Face?
-        let error = FT_New_Memory_Face(library, bytes.baseAddress!.assumingMemoryBound(to: FT_Byte.self),
-                                       FT_Long(data.count), FT_Long(index), &face)
-        guard error == 0, let face else {
-            FT_Done_FreeType(library)
-            bytes.deallocate()
-            throw error == 0x06 /* FT_Err_Invalid_Argument */ || error == 0x10
-                ? FontError.badFaceIndex(name: name, index: index)
-                : FontError.notAFont(name: name, reason: "FreeType error \(error)")
-        }
-        guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
-            FT_Done_Face(face); FT_Done_FreeType(library); bytes.deallocate()
-            throw FontError.notAFont(name: name, reason: "not a scalable (outline) font")
-        }
-        self.library = library
-        self.face = face
         self.name = name
-        unitsPerEm = Int(face.pointee.units_per_EM)
-        ascender = Int(face.pointee.ascender)
-        descender = -Int(face.pointee.descender)
-        lineGap = max(0, Int(face.pointee.height) - ascender - descender)
+        self.byteCount = data.count
+        self.faceIndex = index
+        self.embedded = embedded
+        unitsPerEm = metrics.unitsPerEm
+        ascender = metrics.ascender
+        descender = metrics.descender
+        lineGap = max(0, metrics.height - ascender - descender)
         let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
                                   HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
@@ -74,13 +79,15 @@ public final class Font: @unchecked Sendable {
         hb_blob_destroy(blob)
         hb_font_set_scale(hbFont, Int32(unitsPerEm), Int32(unitsPerEm))
         hb_font_make_immutable(hbFont)
-        identity = Self.counter.next()
+        identity = Self.counter.add(1, ordering: .relaxed).newValue
     }
+
+    /// The font file's bytes (without the allocation's spare byte for an empty file).
+    var fileBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes.baseAddress, count: byteCount) }
+    private let byteCount: Int
 
     deinit {
         hb_font_destroy(hbFont)
-        FT_Done_Face(face)
-        FT_Done_FreeType(library)
         bytes.deallocate()
     }
 
@@ -89,11 +96,37 @@ public final class Font: @unchecked Sendable {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0 ? glyph : nil
     }
+}
 
-    /// Runs `body` with exclusive use of the FreeType face.
-    func withFace<T>(_ body: (FT_Face) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
+/// Opening FreeType faces over font bytes, with errors in words.
+enum FreeTypeFace {
+    /// Opens face `index` of `bytes` in `library`; the caller closes it with `FT_Done_Face`.
+    static func open(_ library: FT_Library, bytes: UnsafeRawBufferPointer, index: Int, name: String) throws -> FT_Face {
+        var face: FT_Face?
+        let error = FT_New_Memory_Face(library, bytes.baseAddress!.assumingMemoryBound(to: FT_Byte.self),
+                                       FT_Long(bytes.count), FT_Long(index), &face)
+        guard error == 0, let face else {
+            throw error == 0x06 /* FT_Err_Invalid_Argument */ || error == 0x10
+                ? FontError.badFaceIndex(name: name, index: index)
+                : FontError.notAFont(name: name, reason: "FreeType error \(error)")
+        }
+        guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+            FT_Done_Face(face)
+            throw FontError.notAFont(name: name, reason: "not a scalable (outline) font")
+        }
+        return face
+    }
+
+    /// Runs `body` on a face opened for this call only, in a FreeType library of its own.
+    static func withTemporaryFace<T>(bytes: UnsafeRawBufferPointer, index: Int, name: String,
+                                     _ body: (FT_Face) throws -> T) throws -> T {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else {
+            throw FontError.notAFont(name: name, reason: "FreeType could not start")
+        }
+        defer { FT_Done_FreeType(library) }
+        let face = try open(library, bytes: bytes, index: index, name: name)
+        defer { FT_Done_Face(face) }
         return try body(face)
     }
 }
@@ -115,11 +148,4 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
         case let .fontconfigUnavailable(family): return "cannot look up font family '\(family)': fontconfig is not available"
         }
     }
-}
-
-/// A thread-safe increasing counter.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
 }

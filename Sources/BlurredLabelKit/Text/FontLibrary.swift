@@ -2,6 +2,7 @@ import CEmbeddedFonts
 import CFontconfig
 import CHarfBuzz
 import Foundation
+import Synchronization
 
 /// Where fonts come from: the embedded defaults, files, and installed families (fontconfig).
 /// Loaded fonts are kept and shared, so a batch loads each font once.
@@ -18,12 +19,24 @@ public enum FontLibrary {
 
     private static let cache = FontCache()
 
-    /// An embedded font, compiled into the binary (found from any working directory).
+    /// An embedded font, compiled into the binary (found from any working directory). Each is
+    /// loaded on first use only (a label in Latin script never loads the Thai font), once per
+    /// process, and read afterwards without a lock.
     public static func embedded(_ which: Embedded) -> Font {
-        // The embedded files are part of the build; failing to load one is a build defect.
-        try! cache.font(key: "embedded:\(which.rawValue)") {
-            try Font(bytes: embeddedBytes(which), name: which.rawValue)
-        }!
+        switch which {
+        case .dejaVuSans: return EmbeddedFonts.dejaVuSans
+        case .dejaVuSansBold: return EmbeddedFonts.dejaVuSansBold
+        case .notoSansArabic: return EmbeddedFonts.notoSansArabic
+        case .notoSansHebrew: return EmbeddedFonts.notoSansHebrew
+        case .notoSansDevanagari: return EmbeddedFonts.notoSansDevanagari
+        case .notoSansThai: return EmbeddedFonts.notoSansThai
+        }
+    }
+
+    /// Loads an embedded font. The embedded files are part of the build; failing to load one is a
+    /// build defect.
+    fileprivate static func load(_ which: Embedded) -> Font {
+        try! Font(bytes: embeddedBytes(which), index: 0, name: which.rawValue, embedded: which)
     }
 
     /// The file bytes of an embedded font.
@@ -38,31 +51,32 @@ public enum FontLibrary {
     /// The default font: DejaVu Sans.
     public static var defaultFont: Font { embedded(.dejaVuSans) }
 
-    /// The built-in fallback chain tried after the primary font, in order.
-    public static var fallbackChain: [Font] {
-        [embedded(.dejaVuSans), embedded(.notoSansArabic), embedded(.notoSansHebrew),
-         embedded(.notoSansDevanagari), embedded(.notoSansThai)]
-    }
+    /// The built-in fallbacks tried after the primary font, in order.
+    public static let fallbackOrder: [Embedded] = [.dejaVuSans, .notoSansArabic, .notoSansHebrew, .notoSansDevanagari, .notoSansThai]
 
-    /// The fonts to set text in: the primary font, then the built-in fallbacks. When the primary
-    /// font is the embedded default, the built-in script fonts (Noto Sans Arabic, Hebrew,
-    /// Devanagari, Thai) take their scripts even where DejaVu has a few of those glyphs.
-    static func chain(primary: Font) -> (fonts: [Font], scriptFonts: [hb_script_t: Int]) {
-        let fonts = [primary] + fallbackChain.filter { $0 !== primary }
-        guard primary === defaultFont else { return (fonts, [:]) }
+    /// The built-in fallback chain tried after the primary font, in order (loads every one of them;
+    /// text layout uses the lazy `FontChain` instead).
+    public static var fallbackChain: [Font] { fallbackOrder.map(embedded) }
+
+    /// The fonts to set text in: the primary font, then the built-in fallbacks, each loaded only
+    /// when a character needs it. When the primary font is the embedded default, the built-in
+    /// script fonts (Noto Sans Arabic, Hebrew, Devanagari, Thai) take their scripts even where
+    /// DejaVu has a few of those glyphs.
+    static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: [hb_script_t: Int]) {
+        let fonts = FontChain(primary: primary, fallbacks: fallbackOrder.filter { $0 != primary.embedded })
+        guard primary.embedded == .dejaVuSans else { return (fonts, [:]) }
         var scriptFonts: [hb_script_t: Int] = [:]
         let byScript: [(hb_script_t, Embedded)] = [(HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
                                                     (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai)]
         for (script, which) in byScript {
-            let font = embedded(which)
-            scriptFonts[script] = fonts.firstIndex { $0 === font }
+            scriptFonts[script] = fonts.fallbacks.firstIndex(of: which).map { $0 + 1 }
         }
         return (fonts, scriptFonts)
     }
 
     /// A font file, face `index` of it (for collections).
     public static func file(_ path: String, index: Int = 0) throws -> Font {
-        try cache.font(key: "file:\(path)#\(index)") { try Font(path: path, index: index) }!
+        try cache.font(key: "file:\(path)#\(index)") { try Font(path: path, index: index) }
     }
 
     /// A font named on the command line: an existing file path, "default", or a family name.
@@ -108,25 +122,56 @@ public enum FontLibrary {
     }
 }
 
-/// Fonts and family look-ups already made, shared between threads.
-private final class FontCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fonts: [String: Font] = [:]
-    private var families: [String: (path: String, index: Int)] = [:]
+/// The embedded fonts, each made on first use (Swift runs a global's initializer once, safely),
+/// then read without a lock.
+private enum EmbeddedFonts {
+    static let dejaVuSans = FontLibrary.load(.dejaVuSans)
+    static let dejaVuSansBold = FontLibrary.load(.dejaVuSansBold)
+    static let notoSansArabic = FontLibrary.load(.notoSansArabic)
+    static let notoSansHebrew = FontLibrary.load(.notoSansHebrew)
+    static let notoSansDevanagari = FontLibrary.load(.notoSansDevanagari)
+    static let notoSansThai = FontLibrary.load(.notoSansThai)
+}
 
-    func font(key: String, make: () throws -> Font) rethrows -> Font? {
-        lock.lock(); defer { lock.unlock() }
-        if let font = fonts[key] { return font }
-        let font = try make()
-        fonts[key] = font
-        return font
+/// A primary font followed by built-in fallbacks that are loaded only when looked at: a
+/// collection of fonts for the itemizer, where index 0 is the primary font.
+struct FontChain: RandomAccessCollection, Sendable {
+    let primary: Font
+    let fallbacks: [FontLibrary.Embedded]
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { 1 + fallbacks.count }
+    subscript(position: Int) -> Font { position == 0 ? primary : FontLibrary.embedded(fallbacks[position - 1]) }
+}
+
+/// Font files and family look-ups already made, shared between threads behind one `Mutex`
+/// (touched once per label for a named font, never per glyph).
+private final class FontCache: Sendable {
+    private struct State {
+        var fonts: [String: Font] = [:]
+        var families: [String: (path: String, index: Int)] = [:]
+    }
+    private let state = Mutex(State())
+
+    func font(key: String, make: () throws -> Font) throws -> Font {
+        if let font = state.withLock({ $0.fonts[key] }) { return font }
+        // Made outside the lock (reading a file can be slow); the first one stored wins.
+        let made = try make()
+        return state.withLock { state in
+            if let font = state.fonts[key] { return font }
+            state.fonts[key] = made
+            return made
+        }
     }
 
     func path(family: String, find: () throws -> (String, Int)) throws -> (path: String, index: Int) {
-        lock.lock(); defer { lock.unlock() }
-        if let found = families[family] { return found }
-        let found = try find()
-        families[family] = (found.0, found.1)
-        return (found.0, found.1)
+        if let found = state.withLock({ $0.families[family] }) { return found }
+        // fontconfig's look-up is not thread-safe before FcInit completes: serialize it too.
+        return try state.withLock { state in
+            if let found = state.families[family] { return found }
+            let found = try find()
+            state.families[family] = (found.0, found.1)
+            return (found.0, found.1)
+        }
     }
 }

@@ -18,21 +18,17 @@ enum GlyphRasterizer {
         let font: Int, glyph: UInt32, size: Int, subX: Int, subY: Int, outline: Int
     }
 
-    private static let cache = GlyphCache()
-
     /// The glyph's coverage at `size` px, drawn with its origin at (subX/64, subY/64) of a pixel;
-    /// `outline` (in 1/64 px) adds a stroked border around the outline.
+    /// `outline` (in 1/64 px) adds a stroked border around the outline. Uses the calling thread's
+    /// own FreeType faces and glyph cache, so threads never wait for each other.
     static func bitmap(font: Font, glyph: UInt32, size: Double, subX: Int, subY: Int, outline: Int) -> GlyphBitmap {
         let key = Key(font: font.identity, glyph: glyph, size: Int((size * 64).rounded()), subX: subX, subY: subY, outline: outline)
-        if let hit = cache.get(key) { return hit }
-        let made = font.withFace { face in render(face: face, key: key) }
-        cache.put(key, made)
-        return made
+        return GlyphWorkspace.current.bitmap(key: key, font: font)
     }
 
-    private static let empty = GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [])
+    static let empty = GlyphBitmap(width: 0, height: 0, left: 0, top: 0, coverage: [])
 
-    private static func render(face: FT_Face, key: Key) -> GlyphBitmap {
+    static func render(face: FT_Face, key: Key) -> GlyphBitmap {
         guard FT_Set_Char_Size(face, 0, FT_F26Dot6(key.size), 72, 72) == 0,
               FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
               face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return empty }
@@ -93,20 +89,73 @@ enum GlyphRasterizer {
     }
 }
 
-/// A bounded, thread-safe glyph cache (cleared when full: simple and enough for labels).
-private final class GlyphCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [GlyphRasterizer.Key: GlyphBitmap] = [:]
-    private let limit = 20_000
+/// One thread's FreeType state: a FreeType library, a face per font over the font's shared bytes
+/// (FreeType's rule: one `FT_Face` per thread), and a bounded glyph cache (cleared when full:
+/// simple and enough for labels). Each thread gets its own on first use and keeps it until it
+/// ends, so batch workers never share a face, a cache or a lock.
+final class GlyphWorkspace {
+    private let library: FT_Library?
+    private var faces: [Int: FT_Face] = [:]
+    /// Keeps the fonts whose bytes the faces read alive as long as the faces.
+    private var fonts: [Font] = []
+    private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
+    private static let cacheLimit = 20_000
+    private static let faceLimit = 64
 
-    func get(_ key: GlyphRasterizer.Key) -> GlyphBitmap? {
-        lock.lock(); defer { lock.unlock() }
-        return entries[key]
+    init() {
+        var library: FT_Library?
+        library = FT_Init_FreeType(&library) == 0 ? library : nil
+        self.library = library
     }
 
-    func put(_ key: GlyphRasterizer.Key, _ value: GlyphBitmap) {
-        lock.lock(); defer { lock.unlock() }
-        if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-        entries[key] = value
+    deinit {
+        for face in faces.values { FT_Done_Face(face) }
+        if let library { FT_Done_FreeType(library) }
+    }
+
+    /// The calling thread's workspace.
+    static var current: GlyphWorkspace {
+        if let raw = pthread_getspecific(workspaceKey) {
+            return Unmanaged<GlyphWorkspace>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let made = GlyphWorkspace()
+        pthread_setspecific(workspaceKey, Unmanaged.passRetained(made).toOpaque())
+        return made
+    }
+
+    func bitmap(key: GlyphRasterizer.Key, font: Font) -> GlyphBitmap {
+        if let hit = cache[key] { return hit }
+        guard let face = face(for: font) else { return GlyphRasterizer.empty }
+        let made = GlyphRasterizer.render(face: face, key: key)
+        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[key] = made
+        return made
+    }
+
+    /// This thread's face for `font`, opened on first use.
+    private func face(for font: Font) -> FT_Face? {
+        if let face = faces[font.identity] { return face }
+        guard let library else { return nil }
+        if faces.count >= Self.faceLimit {
+            for face in faces.values { FT_Done_Face(face) }
+            faces.removeAll()
+            fonts.removeAll()
+            cache.removeAll()
+        }
+        // The font opened once already (when it was made), so this cannot fail but for memory.
+        guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name) else { return nil }
+        faces[font.identity] = face
+        fonts.append(font)
+        return face
     }
 }
+
+/// The key under which each thread keeps its `GlyphWorkspace`; the workspace is released when
+/// its thread ends.
+private let workspaceKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { raw in
+        if let raw { Unmanaged<GlyphWorkspace>.fromOpaque(raw).release() }
+    }
+    return key
+}()

@@ -17,8 +17,9 @@ enum Itemizer {
         let missing: [Unicode.Scalar]
     }
 
-    static func itemize(_ scalars: [UInt32], direction: TextDirection, fonts: [Font],
-                        scriptFonts: [hb_script_t: Int] = [:]) -> Paragraph {
+    /// `fonts` may be a lazy `FontChain`: a font is only loaded when a character is looked up in it.
+    static func itemize<Fonts: RandomAccessCollection<Font>>(_ scalars: [UInt32], direction: TextDirection, fonts: Fonts,
+                        scriptFonts: [hb_script_t: Int] = [:]) -> Paragraph where Fonts.Index == Int {
         let (levels, rtl) = bidiLevels(scalars, direction: direction)
         let scripts = resolvedScripts(scalars)
         var missing: [Unicode.Scalar] = []

@@ -1,0 +1,126 @@
+/// The one place a label is made: (text, style) → decoy (secure mode) → padded mask → blur →
+/// composite → image. A value holding only the style; every stage is a function of its inputs,
+/// so calls share nothing but immutable data (fonts' bytes, tables) and any thread may run any
+/// stage. `BlurredLabel` caches its stages, `BlurLevels` runs it at many radii, and the command
+/// line's `render`, `animate` and `batch` call it.
+public struct LabelPipeline: Sendable {
+    public let style: LabelStyle
+
+    public init(style: LabelStyle = LabelStyle()) {
+        self.style = style
+    }
+
+    // MARK: - text
+
+    /// The text style actually used: secure mode adds tabular figures, so digits share one width.
+    public var textStyle: TextStyle {
+        var text = style.text
+        if style.secure != nil && !text.features.contains("tnum") { text.features.append("tnum") }
+        return text
+    }
+
+    /// `text` set and rasterized (its ink box). Refuses text over `Limits.maximumTextScalars`
+    /// before laying anything out.
+    public func renderText(_ text: String) throws -> RenderedText {
+        try Self.checkLength(text)
+        return try TextRenderer.render(text, style: textStyle)
+    }
+
+    /// Secure mode's decoy for `text`: random digits in the declared format (or, without one, the
+    /// text's own shape), never the text. nil outside secure mode. With the system generator each
+    /// call gives new digits, so callers keep the decoy they made.
+    public func decoy(for text: String) -> String? {
+        guard let secure = style.secure else { return nil }
+        return secure.seed.decoy(for: secure.format ?? SecretFormat(derivedFrom: text))
+    }
+
+    /// The decoy set and rasterized, or nil outside secure mode.
+    public func renderDecoy(for text: String) throws -> RenderedText? {
+        guard let decoy = decoy(for: text) else { return nil }
+        return try renderText(decoy)
+    }
+
+    // MARK: - masks
+
+    /// The padding on each side of the ink for a blur of `radius`: the blur's reach, `ceil(3σ)`.
+    public static func padding(radius: Double) -> Int { Int((3 * radius).rounded(.up)) }
+
+    /// The sharp text's mask with `padding` empty pixels on every side. In secure mode the canvas
+    /// is at least the decoy's, with the sharp text centered in it.
+    public func sharpMask(_ text: RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+        let mask = try text.mask.padded(by: padding)
+        guard let decoy = try decoy?.mask.padded(by: padding) else { return mask }
+        return try mask.centered(inWidth: max(decoy.width, mask.width), height: max(decoy.height, mask.height))
+    }
+
+    /// What gets blurred: the text, or in secure mode the decoy alone (so neither the pixels nor
+    /// the canvas size depend on the text). `text` is only called outside secure mode.
+    public func maskToBlur(text: () throws -> RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+        if let decoy { return try decoy.mask.padded(by: padding) }
+        return try sharpMask(try text(), decoy: nil, padding: padding)
+    }
+
+    // MARK: - blur and composite
+
+    /// `mask` blurred with a Gaussian of standard deviation `radius` px (transparent edges).
+    public func blurred(_ mask: CoverageMask, radius: Double, threads: Int = defaultThreadCount) throws -> CoverageMask {
+        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
+        return try GaussianBlur(sigma: radius, edges: .transparent).apply(to: mask, threads: threads)
+    }
+
+    /// `mask` coloured and centered on the style's canvas (or on a canvas its own size), and
+    /// whether a fixed canvas clipped some of it.
+    public func composite(_ mask: CoverageMask) throws -> (image: Image, clipped: Bool) {
+        try Composite.centered(mask, style: style)
+    }
+
+    /// `mask` coloured and centered on a `width`×`height` canvas (what falls outside is clipped).
+    public func composite(_ mask: CoverageMask, width: Int, height: Int) throws -> Image {
+        try Composite.place(mask, color: style.color, background: style.background, width: width, height: height,
+                            left: (width - mask.width) / 2, top: (height - mask.height) / 2)
+    }
+
+    // MARK: - the whole label
+
+    /// One label's picture, as `render` and `batch` make it.
+    public struct Picture: Sendable {
+        public let image: Image
+        /// True when the style's fixed canvas clipped the content.
+        public let clipped: Bool
+        /// Characters no font could draw. Empty in secure mode when the text was never rendered:
+        /// use `missingCharacters(in:)` to ask.
+        public let missingCharacters: [Unicode.Scalar]
+    }
+
+    /// The label's picture at the style's radius: blurred when the radius is above 0 or in secure
+    /// mode (where even σ 0 shows the decoy, never the text), sharp otherwise.
+    public func picture(of text: String) throws -> Picture {
+        let pad = Self.padding(radius: style.radius)
+        if style.secure == nil && style.radius == 0 {
+            let rendered = try renderText(text)
+            let (image, clipped) = try composite(try sharpMask(rendered, decoy: nil, padding: pad))
+            return Picture(image: image, clipped: clipped, missingCharacters: rendered.missingCharacters)
+        }
+        var rendered: RenderedText? = nil
+        let mask = try maskToBlur(text: {
+            let made = try renderText(text)
+            rendered = made
+            return made
+        }, decoy: try renderDecoy(for: text), padding: pad)
+        let (image, clipped) = try composite(try blurred(mask, radius: style.radius))
+        return Picture(image: image, clipped: clipped, missingCharacters: rendered?.missingCharacters ?? [])
+    }
+
+    /// Characters of `text` that no font in the style's chain has.
+    public func missingCharacters(in text: String) throws -> [Unicode.Scalar] {
+        try renderText(text).missingCharacters
+    }
+
+    static func checkLength(_ text: String) throws {
+        var count = 0
+        for _ in text.unicodeScalars {
+            count += 1
+            if count > Limits.maximumTextScalars { throw LabelError.textTooLong(limit: Limits.maximumTextScalars) }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// The one table of limits: what the library checks, what the command line's messages quote and
+/// what the README lists. Each bound is stated once here (or named here when another type owns it).
+public enum Limits {
+    /// The blur's sigma for labels, blur levels, animations and image blurs, in pixels.
+    public static let maximumRadius = 1000.0
+    /// The em size in pixels.
+    public static let maximumFontSize = TextStyle.maximumSize
+    /// A fixed canvas's sides (a 16384² canvas is already 1 GiB of pixels).
+    public static let maximumCanvasSide = CanvasSize.maximumSide
+    /// Pixels in any one image (2^28: 1 GiB of RGBA).
+    public static let maximumPixels = Image.maximumPixels
+    /// Blur steps of blur levels and animations.
+    public static let maximumSteps = 1000
+    /// Unicode scalars in a label's text, checked before anything is laid out.
+    public static let maximumTextScalars = 100_000
+    /// Bytes in one manifest line (a longer line is reported and skipped unread).
+    public static let maximumManifestLineBytes = 1 << 20
+    /// An animation's whole pass, in seconds.
+    public static let maximumDuration = 3600.0
+    /// One APNG frame's delay: its numerator is 16-bit milliseconds.
+    public static let maximumFrameDelay = 65.535
+    /// Frame pixels an animation may encode in all (frames × canvas pixels): it streams one frame at
+    /// a time, but this bounds the work and the file.
+    public static let maximumAnimationPixels = 1 << 32
+
+    /// True when `radius` is a sigma the library accepts.
+    public static func isValidRadius(_ radius: Double) -> Bool {
+        radius.isFinite && radius >= 0 && radius <= maximumRadius
+    }
+
+    /// The limits as README lines, so the documentation can be checked against the code.
+    public static var summary: [(name: String, limit: String)] {
+        [("blur sigma (--radius, --max-radius)", "0 to \(Int(maximumRadius)) px"),
+         ("font size (--size)", "above 0, at most \(Int(maximumFontSize)) px"),
+         ("canvas side (--canvas)", "1 to \(maximumCanvasSide) px"),
+         ("pixels in one image", "\(maximumPixels) (2^28)"),
+         ("blur steps (--steps)", "1 to \(maximumSteps)"),
+         ("text", "\(maximumTextScalars) characters (Unicode scalars)"),
+         ("manifest line", "\(maximumManifestLineBytes) bytes (1 MiB)"),
+         ("animation (--duration)", "0 to \(Int(maximumDuration)) s, at most \(maximumFrameDelay) s a frame"),
+         ("animation pixels (frames x canvas)", "\(maximumAnimationPixels) (2^32)")]
+    }
+}
