@@ -8,6 +8,11 @@ work), and bytes per PNG; then blurlabel's speed as a multiple of Pillow's. Also
 100,000-line manifest to show that memory stays flat as manifests grow (lines are streamed).
 Output goes to a tmpfs folder when there is one, so the file system's cost is the same small
 part for both sides. Run it with Benchmarks/run-batch (README).
+
+With --jobs 1,2,... it measures scaling instead: blurlabel's labels/s at each job count (best of
+--repeat runs), the speed-up over one job and the efficiency (speed-up / jobs). --compare PATH
+runs another blurlabel binary (say, a build of an older commit) in the same rounds, interleaved,
+so both see the same machine load.
 """
 import argparse, math, os, random, shutil, subprocess, sys, tempfile, time
 
@@ -74,10 +79,19 @@ def main():
     parser.add_argument("--blurlabel", default=os.path.join(ROOT, ".build", "release", "blurlabel"))
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--streaming-count", type=int, default=100000)
+    parser.add_argument("--jobs", help="comma-separated job counts: measure scaling only (e.g. 1,2)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per job count with --jobs; the best is kept")
+    parser.add_argument("--compare", help="with --jobs: another blurlabel binary measured in the same rounds")
     args = parser.parse_args()
     cores = os.cpu_count()
     base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     work = tempfile.mkdtemp(prefix="blurlabel-batch-", dir=base)
+    if args.jobs:
+        try:
+            scaling(args, work, base)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     try:
         m = os.path.join(work, "manifest.jsonl")
         manifest(m, args.count)
@@ -118,6 +132,35 @@ def main():
               f"peak {rss:.1f} MB (vs {rows[1][3]:.1f} MB for {args.count} lines), {n} files")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def scaling(args, work, base):
+    """labels/s per job count, speed-up and efficiency; optionally a second binary alongside."""
+    counts = [int(j) for j in args.jobs.split(",")]
+    m = os.path.join(work, "manifest.jsonl")
+    manifest(m, args.count)
+    binaries = [("this build", args.blurlabel)] + ([("compared", args.compare)] if args.compare else [])
+    best = {}
+    for _ in range(args.repeat):
+        for jobs in counts:
+            for name, binary in binaries:
+                out = os.path.join(work, "out")
+                _, wall, _ = run_measured([binary, "batch", m, "--out", out, "--jobs", str(jobs)])
+                assert folder_bytes(out)[1] == args.count
+                shutil.rmtree(out)
+                rate = args.count / wall
+                best[(name, jobs)] = max(best.get((name, jobs), 0), rate)
+    print(f"{args.count} random price tags, {cores} cores, output on {'tmpfs' if base else 'disk'}, best of {args.repeat}")
+    print(f"{'binary':12} {'jobs':>4} {'labels/s':>9} {'speed-up':>9} {'efficiency':>10}")
+    for name, binary in binaries:
+        one = best.get((name, counts[0]))
+        for jobs in counts:
+            rate = best[(name, jobs)]
+            speedup = rate / one * counts[0]
+            print(f"{name:12} {jobs:4d} {rate:9.0f} {speedup:8.2f}x {speedup / jobs:9.0%}")
+    if args.compare:
+        for jobs in counts:
+            print(f"jobs {jobs}: this build / compared = {best[('this build', jobs)] / best[('compared', jobs)]:.2f}x")
 
 
 if __name__ == "__main__":

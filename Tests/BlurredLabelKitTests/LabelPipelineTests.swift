@@ -1,0 +1,132 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import BlurredLabelKit
+
+@Suite("Label pipeline")
+struct LabelPipelineTests {
+    func secureStyle(seed: UInt64 = 7) throws -> LabelStyle {
+        var style = LabelStyle()
+        style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(seed))
+        return style
+    }
+
+    @Test("one-shot pictures equal the cached label's", arguments: [0.0, 2.5, 8])
+    func pictureEqualsBlurredLabel(radius: Double) throws {
+        let style = LabelStyle(radius: radius)
+        let label = BlurredLabel(text: "56.00 €", style: style)
+        if radius > 0 { try label.blur() }
+        #expect(try LabelPipeline(style: style).picture(of: "56.00 €").image == label.image)
+        let secure = BlurredLabel(text: "56.00 €", style: try secureStyle())
+        try secure.blur()
+        var secureStyle = try secureStyle()
+        secureStyle.radius = 2.5
+        #expect(try LabelPipeline(style: secureStyle).picture(of: "56.00 €").image == secure.image)
+    }
+
+    @Test func secureAtRadiusZeroShowsTheDecoyNotTheText() throws {
+        var style = try secureStyle()
+        style.radius = 0
+        let a = try LabelPipeline(style: style).picture(of: "12.34 €").image
+        let b = try LabelPipeline(style: style).picture(of: "5.00 €").image
+        #expect(a == b)
+    }
+
+    @Test func secureLevelsAreMadeFromTheDecoyOnly() async throws {
+        let style = try secureStyle()
+        let a = try BlurLevels.build(text: "12.34 €", style: style, maxRadius: 6, steps: 3)
+        let b = try BlurLevels.build(text: "5.00 €", style: style, maxRadius: 6, steps: 3)
+        // Non-interference: every blurred level's pixels are the same for any secret of the format.
+        #expect(a.count == 4 && Array(a.dropFirst()) == Array(b.dropFirst()))
+        // Amount 0 is the real text, sharp.
+        #expect(a[0] != b[0] && a[0].width == a[1].width && a[0].height == a[1].height)
+        // And the blurred levels are exactly the decoy's own levels.
+        var generator = SplitMix64(state: 7)
+        let decoy = try SecretFormat("##.## €").decoy(using: &generator)
+        let plain = try BlurLevels.build(text: decoy, style: LabelStyle(text: TextStyle(features: ["tnum"])), maxRadius: 6, steps: 3)
+        #expect(Array(plain.dropFirst()) == Array(a.dropFirst()))
+        // The actor's levels too.
+        let levels = try BlurLevels(text: "99.99 €", style: style, maxRadius: 6, steps: 3)
+        #expect(try await levels.image(amount: 1) == a[3])
+    }
+
+    @Test func blurWithoutARadiusUsesTheStyleAndKeepsIt() throws {
+        let label = BlurredLabel(text: "56", style: LabelStyle(radius: 8))
+        try label.blur()
+        #expect(label.style.radius == 8)
+        let at8 = try label.image
+        #expect(try at8 == BlurredLabel.blurred("56", radius: 8))
+        // blur(radius:) is documented shorthand for setting style.radius, then blur().
+        try label.blur(radius: 4)
+        #expect(try label.style.radius == 4 && label.image == BlurredLabel.blurred("56", radius: 4))
+        // A refused radius leaves the style alone.
+        #expect(throws: LabelError.badRadius(1001)) { try label.blur(radius: 1001) }
+        #expect(label.style.radius == 4)
+    }
+
+    @Test func oneRadiusLimitEverywhere() throws {
+        #expect(Limits.maximumRadius == 1000)
+        #expect(throws: LabelError.badRadius(1001)) { try BlurLevels(text: "x", maxRadius: 1001) }
+        #expect(LabelError.badRadius(1001).description.contains("0 to 1000"))
+        #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) { try BlurLevels(text: "x", steps: Limits.maximumSteps + 1) }
+        #expect(throws: LabelError.badRadius(1001)) { try LabelPipeline(style: LabelStyle(radius: 1001)).picture(of: "x") }
+        #expect(try BlurLevels(text: "x", maxRadius: 1000).maxRadius == 1000)
+    }
+
+    @Test func textIsCheckedForLengthBeforeLayout() throws {
+        let long = String(repeating: "8", count: Limits.maximumTextScalars + 1)
+        #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) { try LabelPipeline().picture(of: long) }
+    }
+
+    @Test func threadsRenderTheSameGlyphsWithTheirOwnFaces() throws {
+        // Many threads, several fonts (Latin, Hebrew, Arabic, Thai fall back to their own faces).
+        let texts = ["56.00 €", "שלום 12", "مرحبا 3", "สวัสดี 4", "Ab\nCd"]
+        let expected = try texts.map { try LabelPipeline().picture(of: $0).image }
+        let mismatches = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<40 {
+                let index = (worker + round) % texts.count
+                let image = try? LabelPipeline().picture(of: texts[index]).image
+                if image != expected[index] { mismatches.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(mismatches.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func parallelMapKeepsOrderForAnyThreadCount() {
+        for threads in [1, 2, 3, 8] {
+            #expect(parallelMap(37, threads: threads) { $0 * $0 } == (0..<37).map { $0 * $0 })
+        }
+    }
+
+    @Test func colourPlanBuiltFrameByFrameIsTheWholeSetsPlan() throws {
+        let frames = try BlurLevels.build(text: "56.00 €", style: LabelStyle(color: Color(red: 200, green: 0, blue: 0)), maxRadius: 6, steps: 3)
+        for set in [frames, [frames[0]], Array(frames.reversed())] {
+            var builder = PNGColorPlan.Builder()
+            for frame in set { builder.add(frame) }
+            #expect(builder.plan == PNGColorPlan.smallest(for: set))
+        }
+    }
+
+    @Test func anAPNGStreamHoldsItsDeclaredFrames() throws {
+        let frame = try Image(width: 4, height: 3, fill: .white)
+        var bytes: [UInt8] = []
+        var stream = try APNGStream(plan: .smallest(for: [frame]), frameCount: 2, delay: 0.5) { bytes += $0 }
+        try stream.append(frame)
+        #expect(throws: PNGError.self) { try stream.finish() } // one frame short
+        try stream.append(frame)
+        #expect(throws: PNGError.self) { try stream.append(frame) } // one too many
+        try stream.finish()
+        #expect(bytes == (try APNGWriter().encode([frame, frame], delay: 0.5)))
+        #expect(throws: PNGError.self) { try APNGStream(plan: .rgba, frameCount: 1, delay: 66) { _ in } }
+    }
+}
+
+extension BlurredLabel {
+    /// A fresh label's blurred picture.
+    static func blurred(_ text: String, radius: Double) throws -> Image {
+        let label = BlurredLabel(text: text, style: LabelStyle(radius: radius))
+        try label.blur()
+        return try label.image
+    }
+}
