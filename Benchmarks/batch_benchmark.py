@@ -46,12 +46,15 @@ print(time.perf_counter() - t0)
 '''
 
 
-def run_measured(args):
-    """Runs a command; returns (stdout, wall seconds, peak RSS in MB of that process)."""
+def run_measured(args, cpu=None):
+    """Runs a command; returns (stdout, wall seconds, peak RSS in MB of that process). With a
+    list for `cpu`, appends the CPU seconds (user + system) the process used."""
     t0 = time.perf_counter()
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     out = p.stdout.read()
     err = p.stderr.read()
     p.stdout.close(); p.stderr.close()
@@ -140,24 +143,29 @@ def scaling(args, work, base):
     m = os.path.join(work, "manifest.jsonl")
     manifest(m, args.count)
     binaries = [("this build", args.blurlabel)] + ([("compared", args.compare)] if args.compare else [])
-    best = {}
+    best, cpu_best = {}, {}
     for _ in range(args.repeat):
         for jobs in counts:
             for name, binary in binaries:
                 out = os.path.join(work, "out")
-                _, wall, _ = run_measured([binary, "batch", m, "--out", out, "--jobs", str(jobs)])
+                cpu = []
+                _, wall, _ = run_measured([binary, "batch", m, "--out", out, "--jobs", str(jobs)], cpu)
                 assert folder_bytes(out)[1] == args.count
                 shutil.rmtree(out)
                 rate = args.count / wall
                 best[(name, jobs)] = max(best.get((name, jobs), 0), rate)
-    print(f"{args.count} random price tags, {cores} cores, output on {'tmpfs' if base else 'disk'}, best of {args.repeat}")
-    print(f"{'binary':12} {'jobs':>4} {'labels/s':>9} {'speed-up':>9} {'efficiency':>10}")
+                cpu_best[(name, jobs)] = min(cpu_best.get((name, jobs), math.inf), cpu[0] / args.count * 1e6)
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    print(f"{args.count} random price tags, {os.cpu_count()} cores, output on {'tmpfs' if base else 'disk'}, best of {args.repeat}, load average {load} at the end")
+    print("(CPU us/label: user + system time per label; when it stays flat as jobs grow, the workers do not slow each other down)")
+    print(f"{'binary':12} {'jobs':>4} {'labels/s':>9} {'speed-up':>9} {'efficiency':>10} {'CPU us/label':>13}")
     for name, binary in binaries:
         one = best.get((name, counts[0]))
         for jobs in counts:
             rate = best[(name, jobs)]
             speedup = rate / one * counts[0]
-            print(f"{name:12} {jobs:4d} {rate:9.0f} {speedup:8.2f}x {speedup / jobs:9.0%}")
+            print(f"{name:12} {jobs:4d} {rate:9.0f} {speedup:8.2f}x {speedup / jobs:9.0%} {cpu_best[(name, jobs)]:13.0f}")
     if args.compare:
         for jobs in counts:
             print(f"jobs {jobs}: this build / compared = {best[('this build', jobs)] / best[('compared', jobs)]:.2f}x")

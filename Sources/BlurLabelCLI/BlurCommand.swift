@@ -8,7 +8,7 @@ enum BlurCommand {
         positionals: ["IN.png"],
         options: [
             CommonOptions.output,
-            OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "Gaussian standard deviation in pixels (default 2.5)"),
+            OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "Gaussian standard deviation in pixels, 0 to \(Int(Limits.maximumRadius)) (default 2.5)"),
             CommonOptions.maxPixels,
             CommonOptions.compression,
         ],
@@ -18,7 +18,7 @@ enum BlurCommand {
     static let command = CommandLineTool.Command(spec: spec) { arguments, _ in
         let output = try CommonOptions.requiredOutput(arguments)
         let sigma = try OptionValues.number(arguments.value("--radius") ?? "2.5", option: "--radius",
-                                            range: 0...GaussianBlur.maximumSigma)
+                                            range: 0...Limits.maximumRadius)
         let maxPixels = try CommonOptions.maxPixels(arguments)
         let level = try CommonOptions.compression(arguments)
         let image = try PNGDecoder.decode(contentsOf: arguments.positionals[0], maxPixels: maxPixels)

@@ -215,7 +215,11 @@ struct BatchInterruptionTests {
         process.arguments = ["batch", manifest, "--out", folder + "/out", "--jobs", "2"]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        usleep(1_500_000)
+        // Interrupt once rendering is under way (the scan before it takes longer on a busy machine).
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out"))?.count ?? 0) < 50 {
+            usleep(20_000)
+        }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/out")

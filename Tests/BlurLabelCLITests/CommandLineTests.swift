@@ -1,15 +1,16 @@
 import BlurredLabelKit
 import Foundation
+import Synchronization
 import Testing
 @testable import BlurLabelCLI
 
 /// Runs the tool in-process and captures what it prints.
-final class Captured: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var out = ""
-    private(set) var err = ""
-    func appendOut(_ s: String) { lock.lock(); out += s; lock.unlock() }
-    func appendErr(_ s: String) { lock.lock(); err += s; lock.unlock() }
+final class Captured: Sendable {
+    private let text = Mutex((out: "", err: ""))
+    var out: String { text.withLock { $0.out } }
+    var err: String { text.withLock { $0.err } }
+    func appendOut(_ s: String) { text.withLock { $0.out += s } }
+    func appendErr(_ s: String) { text.withLock { $0.err += s } }
 }
 
 func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 @testable import BlurredLabelKit
@@ -71,6 +72,22 @@ struct LabelPipelineTests {
         #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) { try BlurLevels(text: "x", steps: Limits.maximumSteps + 1) }
         #expect(throws: LabelError.badRadius(1001)) { try LabelPipeline(style: LabelStyle(radius: 1001)).picture(of: "x") }
         #expect(try BlurLevels(text: "x", maxRadius: 1000).maxRadius == 1000)
+    }
+
+    @Test func theReadmeQuotesTheLimitsTable() throws {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) { folder.deleteLastPathComponent() }
+        let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        for row in ["| blur sigma (`--radius`, `--max-radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
+                    "| font size (`--size`) | above 0, at most \(Int(Limits.maximumFontSize)) px |",
+                    "| canvas side (`--canvas`) | 1 to \(Limits.maximumCanvasSide) px |",
+                    "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
+                    "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
+                    "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), checked before layout |",
+                    "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
+                    "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |"] {
+            #expect(readme.contains(row), "README lacks: \(row)")
+        }
     }
 
     @Test func textIsCheckedForLengthBeforeLayout() throws {

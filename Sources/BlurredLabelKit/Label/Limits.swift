@@ -27,17 +27,4 @@ public enum Limits {
     public static func isValidRadius(_ radius: Double) -> Bool {
         radius.isFinite && radius >= 0 && radius <= maximumRadius
     }
-
-    /// The limits as README lines, so the documentation can be checked against the code.
-    public static var summary: [(name: String, limit: String)] {
-        [("blur sigma (--radius, --max-radius)", "0 to \(Int(maximumRadius)) px"),
-         ("font size (--size)", "above 0, at most \(Int(maximumFontSize)) px"),
-         ("canvas side (--canvas)", "1 to \(maximumCanvasSide) px"),
-         ("pixels in one image", "\(maximumPixels) (2^28)"),
-         ("blur steps (--steps)", "1 to \(maximumSteps)"),
-         ("text", "\(maximumTextScalars) characters (Unicode scalars)"),
-         ("manifest line", "\(maximumManifestLineBytes) bytes (1 MiB)"),
-         ("animation (--duration)", "0 to \(Int(maximumDuration)) s, at most \(maximumFrameDelay) s a frame"),
-         ("animation pixels (frames x canvas)", "\(maximumAnimationPixels) (2^32)")]
-    }
 }
