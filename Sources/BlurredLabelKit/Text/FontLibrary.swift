@@ -63,13 +63,13 @@ public enum FontLibrary {
     /// script fonts (Noto Sans Arabic, Hebrew, Devanagari, Thai) take their scripts even where
     /// DejaVu has a few of those glyphs.
     static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: [hb_script_t: Int]) {
-        let fonts = FontChain(primary: primary, fallbacks: fallbackOrder.filter { $0 != primary.embedded })
+        let fonts = FontChain(primary: primary, fallbacks: fallbackOrder.filter { $0 != primary.embedded }.map { .embedded($0) })
         guard primary.embedded == .dejaVuSans else { return (fonts, [:]) }
         var scriptFonts: [hb_script_t: Int] = [:]
         let byScript: [(hb_script_t, Embedded)] = [(HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
                                                     (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai)]
         for (script, which) in byScript {
-            scriptFonts[script] = fonts.fallbacks.firstIndex(of: which).map { $0 + 1 }
+            scriptFonts[script] = fonts.fallbacks.firstIndex(of: .embedded(which)).map { $0 + 1 }
         }
         return (fonts, scriptFonts)
     }
@@ -133,15 +133,32 @@ private enum EmbeddedFonts {
     static let notoSansThai = FontLibrary.load(.notoSansThai)
 }
 
-/// A primary font followed by built-in fallbacks that are loaded only when looked at: a
-/// collection of fonts for the itemizer, where index 0 is the primary font.
+/// A primary font followed by fallbacks that are loaded only when looked at: a collection of
+/// fonts for the itemizer, where index 0 is the primary font. A fallback is an embedded font
+/// (loaded on first use) or a font already loaded (other sources of fallbacks append those).
 struct FontChain: RandomAccessCollection, Sendable {
+    enum Member: Sendable, Equatable {
+        case embedded(FontLibrary.Embedded)
+        case loaded(Font)
+    }
+
     let primary: Font
-    let fallbacks: [FontLibrary.Embedded]
+    var fallbacks: [Member]
+
+    init(primary: Font, fallbacks: [Member]) {
+        self.primary = primary
+        self.fallbacks = fallbacks
+    }
 
     var startIndex: Int { 0 }
     var endIndex: Int { 1 + fallbacks.count }
-    subscript(position: Int) -> Font { position == 0 ? primary : FontLibrary.embedded(fallbacks[position - 1]) }
+    subscript(position: Int) -> Font {
+        if position == 0 { return primary }
+        switch fallbacks[position - 1] {
+        case let .embedded(which): return FontLibrary.embedded(which)
+        case let .loaded(font): return font
+        }
+    }
 }
 
 /// Font files and family look-ups already made, shared between threads behind one `Mutex`
