@@ -82,15 +82,19 @@ enum AnimateCommand {
             }
         } else if let path {
             // Pass 1 settles the colour plan every frame shares; pass 2 makes the frames again and
-            // writes each as it comes. Only the compressed file is kept until it is written.
+            // writes each as it comes: straight to standard output for '-'; for a file, only the
+            // compressed file is kept (blurred labels compress about 100:1), then written atomically.
             var builder = PNGColorPlan.Builder()
             var seen = Set<Int>()
             try forEachFrame(request.order.filter { seen.insert($0).inserted }, plan: plan) { builder.add($0) }
             var file: [UInt8] = []
-            var stream = try APNGStream(plan: builder.plan, frameCount: request.order.count, delay: request.delay) { file += $0 }
+            let toStandardOutput = path == "-"
+            var stream = try APNGStream(plan: builder.plan, frameCount: request.order.count, delay: request.delay) { bytes in
+                if toStandardOutput { try FileIO.write(bytes, to: "-") } else { file += bytes }
+            }
             try forEachFrame(request.order, plan: plan) { try stream.append($0) }
             try stream.finish()
-            try FileIO.write(file, to: path)
+            if !toStandardOutput { try FileIO.write(file, to: path) }
         }
         return 0
     }
