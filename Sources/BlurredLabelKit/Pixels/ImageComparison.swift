@@ -15,11 +15,13 @@ public struct ImageComparison: Sendable {
     /// Count pixels that differ only because an edge moved by a sub-pixel apart, and allow them.
     public var detectAntialiasing: Bool
     public var backdrop: Color
+    /// Worker threads for one comparison (the result is the same for any count).
+    public var threads: Int
 
     public init(threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffRatio: Double = 0,
-                detectAntialiasing: Bool = true, backdrop: Color = .white) {
+                detectAntialiasing: Bool = true, backdrop: Color = .white, threads: Int = defaultThreadCount) {
         self.threshold = threshold; self.maxDiffPixels = maxDiffPixels; self.maxDiffRatio = maxDiffRatio
-        self.detectAntialiasing = detectAntialiasing; self.backdrop = backdrop
+        self.detectAntialiasing = detectAntialiasing; self.backdrop = backdrop; self.threads = max(1, threads)
     }
 
     /// What a comparison found.
@@ -67,40 +69,42 @@ public struct ImageComparison: Sendable {
         let back = Pixel(backdrop: backdrop)
         let detect = detectAntialiasing
         var classes = [UInt8](repeating: 0, count: w * h)
-        // Rows are split between threads; each row's tallies are its own, summed in row order.
-        let tallies = RowTallies(rows: h)
-        expected.pixels.withUnsafeBytes { rawA in
+        // Rows are split between workers; each worker tallies its own rows and hands the tally
+        // back once, and the tallies are merged after the join (sums and a maximum, so the
+        // result does not depend on how rows were split).
+        let tallies = expected.pixels.withUnsafeBytes { rawA in
             actual.pixels.withUnsafeBytes { rawB in
                 classes.withUnsafeMutableBufferPointer { out in
                     let a = UnsafeSendable(rawA.bindMemory(to: UInt32.self).baseAddress!)
                     let b = UnsafeSendable(rawB.bindMemory(to: UInt32.self).baseAddress!)
                     let marks = UnsafeSendable(out.baseAddress!)
-                    parallelRanges(h, threads: defaultThreadCount) { rows in
+                    return WorkerResults.map(rows: h, threads: threads) { rows in
                         let pa = UnsafePointer(a.pointer), pb = UnsafePointer(b.pointer)
+                        var tally = Tally()
                         for y in rows {
-                            var different = 0, antialiased = 0, worst = 0.0
                             for x in 0..<w {
                                 let i = y * w + x
                                 guard pa[i] != pb[i] else { continue }
                                 let delta = back.distanceSquared(pa[i], pb[i])
-                                worst = max(worst, delta)
+                                tally.worst = max(tally.worst, delta)
                                 guard delta > limit else { continue }
                                 if detect && (Self.isAntialiased(pa, x, y, w, h, other: pb, back: back)
                                               || Self.isAntialiased(pb, x, y, w, h, other: pa, back: back)) {
-                                    marks.pointer[i] = 2
-                                    antialiased += 1
+                                    marks.pointer[i] = 2   // each pixel is written by the one worker owning its row
+                                    tally.antialiased += 1
                                 } else {
                                     marks.pointer[i] = 1
-                                    different += 1
+                                    tally.different += 1
                                 }
                             }
-                            tallies.set(y, different, antialiased, worst)
                         }
+                        return tally
                     }
                 }
             }
         }
-        let (different, antialiased, worst) = tallies.total()
+        let total = tallies.reduce(Tally(), +)
+        let (different, antialiased, worst) = (total.different, total.antialiased, total.worst)
         let allowed = max(maxDiffPixels, Int((maxDiffRatio * Double(w * h)).rounded(.down)))
         return Result(width: w, height: h, differentPixels: different, antialiasedPixels: antialiased,
                       maxDistance: (worst / 35215).squareRoot(), passes: different <= allowed, classes: classes)
@@ -216,13 +220,11 @@ public struct ImageComparison: Sendable {
     }
 }
 
-/// Per-row counts written by worker threads, summed in row order so the result never depends
-/// on how rows were split.
-private final class RowTallies: @unchecked Sendable {
-    private var different: [Int], antialiased: [Int], worst: [Double]
-    init(rows: Int) {
-        different = Array(repeating: 0, count: rows); antialiased = different; worst = Array(repeating: 0, count: rows)
+/// What one worker found in its rows; merged after the join.
+struct Tally: Sendable, Equatable {
+    var different = 0, antialiased = 0, worst = 0.0
+
+    static func + (l: Tally, r: Tally) -> Tally {
+        Tally(different: l.different + r.different, antialiased: l.antialiased + r.antialiased, worst: max(l.worst, r.worst))
     }
-    func set(_ row: Int, _ d: Int, _ a: Int, _ w: Double) { different[row] = d; antialiased[row] = a; worst[row] = w }
-    func total() -> (Int, Int, Double) { (different.reduce(0, +), antialiased.reduce(0, +), worst.max() ?? 0) }
 }
