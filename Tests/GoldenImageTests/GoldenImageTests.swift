@@ -209,3 +209,4 @@ struct GoldenAssertionTests {
         #expect(assertGolden(pngData: data, named: "data", options: options(.never, golden, artifacts)).passed)
     }
 }
+
