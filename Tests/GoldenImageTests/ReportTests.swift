@@ -62,6 +62,35 @@ struct ReportTests {
         #expect(try String(contentsOf: report.page, encoding: .utf8).contains("no failed golden images"))
     }
 
+    @Test("40 entries added from 8 threads at once: none lost, the page lists them all")
+    func concurrentAdds() async throws {
+        let artifacts = try folder()
+        let report = ComparisonReport(folder: artifacts)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for i in 0..<5 { try report.add(ComparisonReportEntry(name: "w\(worker)-\(i)", outcome: .failed, summary: "s")) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try report.entries().count == 40)
+        let html = try String(contentsOf: report.page, encoding: .utf8)
+        #expect(html.components(separatedBy: "<section class=\"entry\"").count == 41)
+    }
+
+    @Test("a transparent picture fails against a white reference in assertGolden too")
+    func transparentFailsAgainstWhite() throws {
+        let golden = try folder(), artifacts = try folder()
+        let white = try Image(width: 6, height: 6, fill: .white)
+        _ = GoldenChecker(options: GoldenOptions(folder: golden, record: .missing, artifacts: artifacts), filePath: #filePath).check(white, named: "w")
+        for metric in ComparisonMetric.allCases {
+            let options = GoldenOptions(folder: golden, record: .never, metric: metric, artifacts: artifacts)
+            let outcome = GoldenChecker(options: options, filePath: #filePath).check(try Image(width: 6, height: 6), named: "w")
+            #expect(!outcome.passed && outcome.message.contains("36 of 36 pixels differ"))
+        }
+    }
+
     @Test("shell words are quoted so the accept command can be pasted")
     func shellQuoting() {
         #expect(shellQuoted("Golden/a-b.png") == "Golden/a-b.png")
