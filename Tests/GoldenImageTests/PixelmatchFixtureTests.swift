@@ -159,6 +159,21 @@ struct PixelmatchFixtureTests {
         #expect(result.differentPixels == c.expected)
     }
 
+    /// pixelmatch's own diff pictures (its current source, default colours): ours must be the same bytes.
+    @Test("diff pictures equal pixelmatch's", arguments: [
+        ("1a", "1b", 0.05, "1diff"), ("1a", "1b", 0.1, "1diffdefaultthreshold"), ("3a", "3b", 0.05, "3diff"),
+        ("4a", "4b", 0.05, "4diff"), ("5a", "5b", 0.05, "5diff"), ("6a", "6b", 0.05, "6diff"), ("8a", "5b", 0.05, "8diff"),
+    ])
+    func diffPictureMatchesPixelmatch(_ a: String, _ b: String, _ threshold: Double, _ picture: String) throws {
+        let comparison = ImageComparison(threshold: threshold, metric: .oklab)
+        let expected = try Self.fixture(a)
+        let diff = try comparison.diffImage(expected: expected, result: try comparison.compare(expected: expected, actual: try Self.fixture(b)))
+        let theirs = try Self.fixture(picture)
+        var mismatched = 0
+        for i in 0..<(diff.width * diff.height) where diff.pixels[i * 4..<i * 4 + 4] != theirs.pixels[i * 4..<i * 4 + 4] { mismatched += 1 }
+        #expect(mismatched == 0)
+    }
+
     @Test("8a against 5b: 32,896 pixels opaque white in one, transparent in the other, all differ",
           arguments: ComparisonMetric.allCases)
     func transparencyCounts(_ metric: ComparisonMetric) throws {
