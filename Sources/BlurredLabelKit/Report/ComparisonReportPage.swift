@@ -18,7 +18,7 @@ struct ComparisonReportPage {
         <title>\(htmlEscaped(title))</title>
         <style>\(Self.style)</style>
         </head><body>
-        <h1>Golden images: \(htmlEscaped(title))</h1>
+        <h1>Image comparison report: \(htmlEscaped(title))</h1>
         <p class="hint">Expected is the reference in the repository, actual is what the test made; in the diff, red pixels differ and yellow ones are anti-aliasing that was allowed. <b>Flip</b> swaps expected and actual in place; the slider shows expected left of the line, actual right of it.</p>
 
         """
