@@ -40,7 +40,7 @@ let package = Package(
         ),
         .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "GoldenImage"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"]),
+        .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI"]),
     ]
 )

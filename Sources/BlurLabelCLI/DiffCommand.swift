@@ -1,4 +1,5 @@
 import BlurredLabelKit
+import Foundation
 
 /// `blurlabel diff EXPECTED.png ACTUAL.png`: exit 0 within tolerance, 1 when not, 2 on bad input.
 enum DiffCommand {
@@ -7,16 +8,21 @@ enum DiffCommand {
         summary: "compare two PNGs perceptually (exit 0 same, 1 different)",
         positionals: ["EXPECTED.png", "ACTUAL.png"],
         options: [
+            OptionSpec(name: "--metric", value: "yiq|oklab", help: "colour distance: oklab (pixelmatch's current, default) or yiq (pixelmatch 7.2)"),
             OptionSpec(name: "--diff", value: "OUT.png", help: "write the diff picture: expected faded, red where pixels differ, yellow anti-aliasing"),
             OptionSpec(name: "--side-by-side", value: "OUT.png", help: "write expected | diff | actual in one picture"),
+            OptionSpec(name: "--report", value: "DIR", help: "write the pictures and an index.html report page (flip and slide between expected and actual) into DIR"),
             OptionSpec(name: "--threshold", value: "T", help: "per-pixel colour distance 0..1 above which a pixel differs (default 0.1)"),
             OptionSpec(name: "--max-diff-pixels", value: "N", help: "differing pixels allowed (default 0)"),
             OptionSpec(name: "--max-diff-ratio", value: "R", help: "share of differing pixels allowed, 0..1 (default 0)"),
             OptionSpec(name: "--count-antialiasing", help: "count anti-aliased edge pixels as differences too"),
         ],
         details: """
-        The distance is pixelmatch's YIQ metric on pixels composited over white: 0 for equal colours,
-        1 for black against white. The summary line gives the differing pixels and the largest distance.
+        The distance is pixelmatch's: 0 for equal colours, 1 for black against white. Semi-transparent
+        pixels are blended over pixelmatch's checkerboard, so a change of transparency is a difference.
+        The summary says "identical" only when every pixel is; it goes to standard error when a
+        picture is written to standard output ('-'). An output that is one of the inputs is refused.
+        --report DIR adds this pair to DIR/index.html (named after ACTUAL), beside earlier pairs.
         """
     )
 
@@ -27,24 +33,121 @@ enum DiffCommand {
             comparison.maxDiffPixels = try OptionValues.integer(n, option: "--max-diff-pixels", range: 0...Int(Int32.max))
         }
         if let r = arguments.value("--max-diff-ratio") { comparison.maxDiffRatio = try OptionValues.number(r, option: "--max-diff-ratio", range: 0...1) }
+        if let m = arguments.value("--metric") {
+            guard let metric = ComparisonMetric(rawValue: m) else { throw DiffOptionError.unknownMetric(m) }
+            comparison.metric = metric
+        }
         comparison.detectAntialiasing = !arguments.has("--count-antialiasing")
-        let expected = try PNGDecoder.decode(contentsOf: arguments.positionals[0])
-        let actual = try PNGDecoder.decode(contentsOf: arguments.positionals[1])
+        let inputs = Array(arguments.positionals.prefix(2))
+        let actualName = reportName(inputs[1])
+        let report = arguments.value("--report")
+        let pictures = try checkedOutputs(inputs: inputs, pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
+                                          report: report.map { ($0, ComparisonArtifacts(folder: URL(fileURLWithPath: $0), name: actualName)) })
+        // With a picture on standard output, the summary must not mix into it.
+        let say = pictures.contains("-") ? output.standardError : output.standardOutput
+
+        let expected = try PNGDecoder.decode(contentsOf: inputs[0])
+        let actual = try PNGDecoder.decode(contentsOf: inputs[1])
         let result: ImageComparison.Result
         do {
             result = try comparison.compare(expected: expected, actual: actual)
         } catch let mismatch as ImageComparison.SizeMismatch {
-            output.standardOutput("\(mismatch)\n")
+            if let report {
+                let artifacts = ComparisonArtifacts(folder: URL(fileURLWithPath: report), name: actualName)
+                try ComparisonReport(folder: artifacts.folder).add(ComparisonReportEntry(
+                    name: actualName, outcome: .sizeMismatch, summary: "\(mismatch)",
+                    expected: try artifacts.write(expected, as: "expected"), actual: try artifacts.write(actual, as: "actual"),
+                    acceptCommands: acceptCommands(inputs)))
+            }
+            say("\(mismatch)\n")
             return 1
         }
-        if arguments.value("--diff") != nil || arguments.value("--side-by-side") != nil {
+        if arguments.value("--diff") != nil || arguments.value("--side-by-side") != nil || report != nil {
             let diff = try comparison.diffImage(expected: expected, result: result)
             if let path = arguments.value("--diff") { try writePNG(diff, to: path) }
             if let path = arguments.value("--side-by-side") {
                 try writePNG(try comparison.sideBySide(expected: expected, diff: diff, actual: actual), to: path)
             }
+            if let report {
+                let artifacts = ComparisonArtifacts(folder: URL(fileURLWithPath: report), name: actualName)
+                let page = ComparisonReport(folder: artifacts.folder)
+                if result.passes {
+                    try page.remove(name: actualName)   // a pair that passes now leaves the page
+                    if !FileManager.default.fileExists(atPath: page.page.path) { try page.rebuild() }
+                } else {
+                    try page.add(ComparisonReportEntry(
+                        name: actualName, outcome: .failed, summary: result.summary,
+                        expected: try artifacts.write(expected, as: "expected"), actual: try artifacts.write(actual, as: "actual"),
+                        diff: try artifacts.write(diff, as: "diff"), acceptCommands: acceptCommands(inputs)))
+                }
+            }
         }
-        output.standardOutput((result.passes ? "" : "different: ") + result.summary + "\n")
+        say((result.passes ? "" : "different: ") + result.summary + "\n")
         return result.passes ? 0 : 1
+    }
+
+    /// The report entry's name: ACTUAL's file name without `.png`.
+    static func reportName(_ path: String) -> String {
+        guard path != "-" else { return "stdin" }
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        return file.lowercased().hasSuffix(".png") ? String(file.dropLast(4)) : file
+    }
+
+    static func acceptCommands(_ inputs: [String]) -> [String] {
+        inputs.contains("-") ? [] : ["cp \(shellQuoted(inputs[1])) \(shellQuoted(inputs[0]))"]
+    }
+
+    /// The output paths, refused when one of them is an input (same resolved path or same file)
+    /// or two of them are the same file, or more than one goes to standard output.
+    static func checkedOutputs(inputs: [String], pictures: [(String, String?)], report: (String, ComparisonArtifacts)?) throws -> [String] {
+        var outputs = pictures.compactMap { option, path in path.map { (option, $0) } }
+        if let (folder, artifacts) = report {
+            guard folder != "-" else { throw DiffOptionError.reportToStandardOutput }
+            outputs += ["expected", "actual", "diff"].map { ("--report", artifacts.path($0)) }
+        }
+        guard outputs.filter({ $0.1 == "-" }).count <= 1 else { throw DiffOptionError.twoOnStandardOutput }
+        for (index, (option, path)) in outputs.enumerated() where path != "-" {
+            for input in inputs where input != "-" && SameFile.check(path, input) {
+                throw DiffOptionError.overwritesInput(option: option, path: path, input: input)
+            }
+            for (other, otherPath) in outputs[..<index] where otherPath != "-" && SameFile.check(path, otherPath) {
+                throw DiffOptionError.sameOutput(option, other, path)
+            }
+        }
+        return outputs.map(\.1)
+    }
+}
+
+/// Whether two paths name the same file: the same device and inode when both exist, otherwise
+/// the same absolute path once symbolic links in the existing part are resolved.
+enum SameFile {
+    static func check(_ a: String, _ b: String) -> Bool {
+        var sa = stat(), sb = stat()
+        if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
+        return resolved(a) == resolved(b)
+    }
+
+    /// The path made absolute, with its folder's links resolved (the file itself may not exist).
+    static func resolved(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+    }
+}
+
+enum DiffOptionError: Error, CustomStringConvertible {
+    case unknownMetric(String)
+    case overwritesInput(option: String, path: String, input: String)
+    case sameOutput(String, String, String)
+    case twoOnStandardOutput
+    case reportToStandardOutput
+
+    var description: String {
+        switch self {
+        case let .unknownMetric(m): "--metric must be yiq or oklab, not '\(m)'"
+        case let .overwritesInput(option, path, input): "\(option) \(path) would overwrite the input \(input); choose another path"
+        case let .sameOutput(a, b, path): "\(a) and \(b) both write \(path); choose different paths"
+        case .twoOnStandardOutput: "only one picture can go to standard output ('-')"
+        case .reportToStandardOutput: "--report needs a folder, not '-'"
+        }
     }
 }

@@ -1,10 +1,26 @@
 import BlurredLabelKit
 import Foundation
 
-/// The decision behind `assertGolden`, free of any test framework: compare, record, write artifacts.
+/// The test that made a golden comparison, for the report and the command that re-records it.
+struct GoldenOrigin: Sendable {
+    /// `Suite/test()` as a person reads it; nil when unknown.
+    var test: String?
+    /// A `swift test --filter` pattern that selects that test (or its module).
+    var filter: String?
+    /// `File.swift:12`.
+    var location: String?
+}
+
+/// The decision behind `assertGolden`, free of any test framework: compare, record, write
+/// artifacts, and add failures to the artifacts folder's report page.
 struct GoldenChecker {
     let options: GoldenOptions
     let filePath: String
+    var origin = GoldenOrigin()
+
+    init(options: GoldenOptions, filePath: String, origin: GoldenOrigin = GoldenOrigin()) {
+        self.options = options; self.filePath = filePath; self.origin = origin
+    }
 
     var folder: URL {
         if let folder = options.folder { return folder }
@@ -24,14 +40,23 @@ struct GoldenChecker {
         return FileManager.default.temporaryDirectory.appendingPathComponent("blurlabel-artifacts")
     }
 
+    var report: ComparisonReport { ComparisonReport(folder: artifactsFolder) }
+
     func check(_ actual: Image, named name: String) -> GoldenOutcome {
         let reference = folder.appendingPathComponent(name + ".png")
+        let artifacts = ComparisonArtifacts(folder: artifactsFolder, name: name)
         do {
             guard FileManager.default.fileExists(atPath: reference.path) else {
+                let shown = try artifacts.write(actual, as: "actual")
                 if options.record == .never {
-                    return fail("golden \(name): no reference at \(reference.path) (record mode 'never': nothing written; run with BLURLABEL_RECORD=missing to create it)")
+                    let message = "golden \(name): no reference at \(reference.path) (record mode 'never': nothing written; run with BLURLABEL_RECORD=missing to create it)"
+                    try addToReport(name, .missing, "no reference at \(reference.path)", actual: shown,
+                                    commands: acceptCommands(name, reference, artifacts, mode: "missing"))
+                    return fail(message, paths: [artifacts.path("actual")])
                 }
                 try write(actual, to: reference)
+                try addToReport(name, .recorded, "recorded a new reference at \(reference.path)", actual: shown,
+                                commands: acceptCommands(name, reference, artifacts, mode: "missing"))
                 return GoldenOutcome(passed: false, message: "golden \(name): recorded a new reference at \(reference.path); check it and run again",
                                      referenceWritten: true, artifactPaths: [])
             }
@@ -40,23 +65,49 @@ struct GoldenChecker {
             do {
                 result = try options.comparison.compare(expected: expected, actual: actual)
             } catch let mismatch as ImageComparison.SizeMismatch {
-                let paths = try writeArtifacts(name: name, expected: expected, actual: actual, result: nil)
+                let shownExpected = try artifacts.write(expected, as: "expected"), shownActual = try artifacts.write(actual, as: "actual")
+                let paths = [artifacts.path("expected"), artifacts.path("actual")]
                 let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
+                try addToReport(name, .sizeMismatch, "\(mismatch)", expected: shownExpected, actual: shownActual,
+                                commands: acceptCommands(name, reference, artifacts, mode: "failed"))
                 return fail("golden \(name): \(mismatch)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths), written: rewritten, paths: paths)
             }
             if result.passes {
-                if options.record == .all && !result.isIdentical { try write(actual, to: reference) }
-                return GoldenOutcome(passed: options.record != .all || result.isIdentical,
-                                     message: options.record == .all && !result.isIdentical ? "golden \(name): reference rewritten (record mode 'all')" : "golden \(name): \(result.summary)",
-                                     referenceWritten: options.record == .all && !result.isIdentical, artifactPaths: [])
+                try report.remove(name: name)
+                let rewrite = options.record == .all && !result.isIdentical
+                if rewrite { try write(actual, to: reference) }
+                return GoldenOutcome(passed: !rewrite,
+                                     message: rewrite ? "golden \(name): reference rewritten (record mode 'all')" : "golden \(name): \(result.summary)",
+                                     referenceWritten: rewrite, artifactPaths: [])
             }
-            let paths = try writeArtifacts(name: name, expected: expected, actual: actual, result: result)
+            let diff = try options.comparison.diffImage(expected: expected, result: result)
+            let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"), try artifacts.write(diff, as: "diff"))
+            try artifacts.write(try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual), as: "side-by-side")
+            let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
             let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
-            return fail("golden \(name) differs: \(result.summary), allowed \(max(options.comparison.maxDiffPixels, Int(options.comparison.maxDiffRatio * Double(result.width * result.height)))) at threshold \(options.comparison.threshold)"
-                        + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths), written: rewritten, paths: paths)
+            let line = "\(result.summary), allowed \(result.allowedPixels)"
+            try addToReport(name, .failed, line, expected: shown.0, actual: shown.1, diff: shown.2,
+                            commands: acceptCommands(name, reference, artifacts, mode: "failed"))
+            return fail("golden \(name) differs: \(line)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
+                        + "\n  report: \(report.page.path)", written: rewritten, paths: paths)
         } catch {
             return fail("golden \(name): \(error)")
         }
+    }
+
+    private func addToReport(_ name: String, _ outcome: ComparisonReportEntry.Outcome, _ summary: String,
+                             expected: ComparisonReportEntry.Picture? = nil, actual: ComparisonReportEntry.Picture? = nil,
+                             diff: ComparisonReportEntry.Picture? = nil, commands: [String]) throws {
+        try report.add(ComparisonReportEntry(name: name, outcome: outcome, test: origin.test, location: origin.location,
+                                             summary: summary, expected: expected, actual: actual, diff: diff, acceptCommands: commands))
+    }
+
+    /// Re-running the test in a record mode, or copying the actual picture over the reference.
+    private func acceptCommands(_ name: String, _ reference: URL, _ artifacts: ComparisonArtifacts, mode: String) -> [String] {
+        var commands: [String] = []
+        if let filter = origin.filter { commands.append("BLURLABEL_RECORD=\(mode) swift test --filter \(shellQuoted(filter))") }
+        commands.append("cp \(shellQuoted(artifacts.path("actual"))) \(shellQuoted(reference.path))")
+        return commands
     }
 
     private func fail(_ message: String, written: Bool = false, paths: [String] = []) -> GoldenOutcome {
@@ -72,22 +123,6 @@ struct GoldenChecker {
     private func write(_ image: Image, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileIO.write(try PNGEncoder(compressionLevel: 9).encode(image), to: url.path)
-    }
-
-    private func writeArtifacts(name: String, expected: Image, actual: Image, result: ImageComparison.Result?) throws -> [String] {
-        let folder = artifactsFolder
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var images: [(String, Image)] = [("expected", expected), ("actual", actual)]
-        if let result {
-            let diff = try options.comparison.diffImage(expected: expected, result: result)
-            images.append(("diff", diff))
-            images.append(("side-by-side", try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual)))
-        }
-        return try images.map { suffix, image in
-            let path = folder.appendingPathComponent("\(name)-\(suffix).png").path
-            try FileIO.write(try PNGEncoder().encode(image), to: path)
-            return path
-        }
     }
 
     private func artifactLines(_ paths: [String]) -> String {

@@ -35,6 +35,18 @@ public struct GoldenOptions: Sendable {
                 comparison: ImageComparison = ImageComparison(), artifacts: URL? = nil) {
         self.folder = folder; self.record = record; self.comparison = comparison; self.artifacts = artifacts
     }
+
+    /// The same, choosing the colour metric (`.oklab` by default, `.yiq` as pixelmatch 7.2).
+    public init(folder: URL? = nil, record: RecordMode = .fromEnvironment, metric: ComparisonMetric,
+                threshold: Double = 0.1, artifacts: URL? = nil) {
+        self.init(folder: folder, record: record, comparison: ImageComparison(threshold: threshold, metric: metric), artifacts: artifacts)
+    }
+
+    /// The colour metric of `comparison`.
+    public var metric: ComparisonMetric {
+        get { comparison.metric }
+        set { comparison.metric = newValue }
+    }
 }
 
 /// What an assertion concluded (also reported as a test issue when it is a failure).
@@ -51,7 +63,8 @@ public struct GoldenOutcome: Sendable {
 @discardableResult
 public func assertGolden(_ image: Image, named name: String, options: GoldenOptions = GoldenOptions(),
                          fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line, column: Int = #column) -> GoldenOutcome {
-    let outcome = GoldenChecker(options: options, filePath: "\(file)").check(image, named: name)
+    let origin = GoldenReporter.origin(fileID: fileID, line: line)
+    let outcome = GoldenChecker(options: options, filePath: "\(file)", origin: origin).check(image, named: name)
     if !outcome.passed {
         GoldenReporter.report(outcome.message, fileID: fileID, file: file, line: line, column: column)
     }
@@ -76,6 +89,24 @@ public func assertGolden(pngData: [UInt8], named name: String, options: GoldenOp
 /// Reports through whichever test framework is running.
 enum GoldenReporter {
     static var swiftTestingIsRunning: Bool { Test.current != nil }
+
+    /// The running test, for the report: Swift Testing names it; under XCTest only the module
+    /// (from `#fileID`) and the line are known.
+    static func origin(fileID: String, line: UInt) -> GoldenOrigin {
+        let module = fileID.split(separator: "/").first.map(String.init)
+        let location = "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
+        guard let test = Test.current else { return GoldenOrigin(test: nil, filter: module, location: location) }
+        // The ID reads `Module.Suite/test()/File.swift:12:6`; the filter drops the source location
+        // and escapes what a regular expression would read.
+        var components = test.id.description.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if components.count > 1, components.last?.range(of: #"\.swift:\d+:\d+$"#, options: .regularExpression) != nil {
+            components.removeLast()
+        }
+        let id = components.joined(separator: "/")
+        let readable = id.split(separator: ".", maxSplits: 1).last.map(String.init) ?? test.name
+        let filter = String(id.flatMap { #"\.()[]{}*+?^$|"#.contains($0) ? "\\\($0)" : "\($0)" })
+        return GoldenOrigin(test: readable, filter: filter, location: location)
+    }
 
     static func report(_ message: String, fileID: String, file: StaticString, line: UInt, column: Int) {
         if swiftTestingIsRunning {

@@ -38,12 +38,48 @@ struct ComparisonTests {
         let white = try Image(width: 4, height: 4, fill: .white)
         // Grey g against white differs in Y only: distance (255-g)·sqrt(0.5053/35215), 0.0038 a level.
         func grey(_ v: UInt8) throws -> Image { try Image(width: 4, height: 4, fill: Color(red: v, green: v, blue: v)) }
-        let comparison = ImageComparison(threshold: 0.1, detectAntialiasing: false)
+        let comparison = ImageComparison(threshold: 0.1, detectAntialiasing: false, metric: .yiq)
         let under = try comparison.compare(expected: white, actual: try grey(235))   // 0.076
         let over = try comparison.compare(expected: white, actual: try grey(225))    // 0.114
         #expect(under.passes && under.differentPixels == 0)
         #expect(!over.passes && over.differentPixels == 16)
         #expect(abs(over.maxDistance - 30 * (0.5053 / 35215).squareRoot()) < 1e-6)
+    }
+
+    @Test("summary: identical only for identical bytes; below-threshold differences are counted")
+    func summaryWording() throws {
+        let white = try Image(width: 4, height: 4, fill: .white)
+        var nearly = white
+        nearly.pixels[0] = 254; nearly.pixels[4] = 253
+        #expect(try ImageComparison().compare(expected: white, actual: white).summary == "images are identical")
+        let within = try ImageComparison().compare(expected: white, actual: nearly)
+        #expect(within.passes && !within.isIdentical && within.differentPixels == 0)
+        #expect(within.summary.hasPrefix("equal within the threshold: 2 pixels differ below it"))
+        #expect(!within.summary.contains("identical"))
+    }
+
+    @Test("transparency counts: a transparent label does not pass against a white one", arguments: ComparisonMetric.allCases)
+    func transparentIsNotWhite(_ metric: ComparisonMetric) throws {
+        let white = try Image(width: 5, height: 3, fill: .white), clear = try Image(width: 5, height: 3)
+        let result = try ImageComparison(metric: metric).compare(expected: white, actual: clear)
+        #expect(result.differentPixels == 15 && !result.passes)
+        // Blended over white instead of the checkerboard, they are the same colour (pixelmatch's checkerboard: false).
+        let overWhite = try ImageComparison(metric: metric, checkerboard: false).compare(expected: white, actual: clear)
+        #expect(overWhite.differentPixels == 0 && overWhite.summary.hasPrefix("equal within the threshold: 15 pixels"))
+    }
+
+    @Test("OKLab: pixelmatch's own single-pixel cases (near-black toe, issue #127 colour pairs)")
+    func oklabSinglePixels() throws {
+        func pair(_ p: (UInt8, UInt8, UInt8), _ q: (UInt8, UInt8, UInt8)) throws -> Int {
+            try ImageComparison(metric: .oklab).compare(expected: try Image(width: 1, height: 1, fill: Color(red: p.0, green: p.1, blue: p.2)),
+                                                        actual: try Image(width: 1, height: 1, fill: Color(red: q.0, green: q.1, blue: q.2))).differentPixels
+        }
+        #expect(try pair((0, 0, 0), (13, 13, 13)) == 0)
+        #expect(try pair((0, 0, 0), (23, 23, 23)) == 1)
+        #expect(try pair((41, 56, 157), (41, 56, 0)) == 1)
+        #expect(try pair((39, 44, 92), (39, 44, 14)) == 1)
+        #expect(try pair((0, 254, 252), (94, 254, 252)) == 0)
+        #expect(try pair((0, 254, 252), (47, 254, 252)) == 0)
     }
 
     @Test func tolerancesInPixelsAndRatio() throws {
@@ -173,3 +209,4 @@ struct GoldenAssertionTests {
         #expect(assertGolden(pngData: data, named: "data", options: options(.never, golden, artifacts)).passed)
     }
 }
+

@@ -109,17 +109,19 @@ case "compare":
     })
     var b = same
     for y in 1000..<1040 { for x in 0..<width { b.pixels[(y * width + x) * 4] /= 2 } }
-    let comparison = ImageComparison()
-    for (name, other) in [("identical", same), ("different", b)] {
-        var best = Double.infinity
-        var summary = ""
-        for _ in 0..<5 {
-            let t0 = now()
-            let result = try comparison.compare(expected: a, actual: other)
-            best = min(best, now() - t0)
-            summary = result.summary
+    for metric in ComparisonMetric.allCases {
+        let comparison = ImageComparison(metric: metric)
+        for (name, other) in [("identical", same), ("different", b)] {
+            var best = Double.infinity
+            var summary = ""
+            for _ in 0..<5 {
+                let t0 = now()
+                let result = try comparison.compare(expected: a, actual: other)
+                best = min(best, now() - t0)
+                summary = result.summary
+            }
+            print(String(format: "compare 3840x2160 %@ %@: %.1f ms (%@)", metric.rawValue, name as NSString, best * 1000, summary as NSString))
         }
-        print(String(format: "compare 3840x2160 %@: %.1f ms (%@)", name as NSString, best * 1000, summary as NSString))
     }
 case "phases":
     // Where an end-to-end redaction spends its time (args: PNG path).

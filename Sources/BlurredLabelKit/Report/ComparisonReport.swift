@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The report page of a folder of comparison artifacts: `index.html` beside the PNGs, showing
+/// every entry added to the folder, with no server and no network.
+///
+/// Safe for tests running in parallel, in threads or in processes: each entry is its own small
+/// JSON file under `.report/`, written atomically (temporary file and rename), and the page is
+/// regenerated from all of them while holding an exclusive `flock` on `.report/lock`, then
+/// renamed into place, so a reader never sees half a page and no entry is lost. An entry is keyed
+/// by its name: a later one for the same name replaces it, and `remove` drops it (a golden that
+/// passes again leaves the page).
+public struct ComparisonReport: Sendable {
+    public let folder: URL
+
+    public init(folder: URL) { self.folder = folder }
+
+    /// The page: `<folder>/index.html`.
+    public var page: URL { folder.appendingPathComponent("index.html") }
+
+    var entriesFolder: URL { folder.appendingPathComponent(".report", isDirectory: true) }
+
+    /// Adds (or replaces) the entry for `entry.name` and rewrites the page.
+    public func add(_ entry: ComparisonReportEntry) throws {
+        try FileManager.default.createDirectory(at: entriesFolder, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try withLock {
+            try encoder.encode(entry).write(to: entryFile(entry.name), options: .atomic)
+            try writePage()
+        }
+    }
+
+    /// Drops the entry for `name`, if there is one, and rewrites the page. Cheap when there is none.
+    public func remove(name: String) throws {
+        let file = entryFile(name)
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        try withLock {
+            try? FileManager.default.removeItem(at: file)
+            try writePage()
+        }
+    }
+
+    /// Writes the page from the entries there are (a page saying nothing failed when there are none).
+    public func rebuild() throws {
+        try FileManager.default.createDirectory(at: entriesFolder, withIntermediateDirectories: true)
+        try withLock { try writePage() }
+    }
+
+    /// Every entry in the folder, oldest first (ties by name).
+    public func entries() throws -> [ComparisonReportEntry] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let files = (try? FileManager.default.contentsOfDirectory(at: entriesFolder, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { $0.pathExtension == "json" }
+            .compactMap { try? decoder.decode(ComparisonReportEntry.self, from: Data(contentsOf: $0)) }
+            .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
+    }
+
+    /// The entry's file: a hash of its name, so any name (`<script>`, `a/b`) makes a plain file name.
+    func entryFile(_ name: String) -> URL {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, stable across runs and machines
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return entriesFolder.appendingPathComponent(String(format: "%016llx.json", hash))
+    }
+
+    private func writePage() throws {
+        try Data(ComparisonReportPage(entries: try entries()).html.utf8).write(to: page, options: .atomic)
+    }
+
+    /// Runs `body` holding the folder's exclusive lock (between threads and between processes).
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        let path = entriesFolder.appendingPathComponent("lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ReportError.cannotLock(path: path, errno: errno) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw ReportError.cannotLock(path: path, errno: errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// The report folder could not be locked.
+    public enum ReportError: Error, CustomStringConvertible {
+        case cannotLock(path: String, errno: Int32)
+        public var description: String {
+            switch self {
+            case let .cannotLock(path, code): "cannot lock the report at \(path): \(String(cString: strerror(code)))"
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// One failed (or newly recorded) image comparison, as the report page shows it.
+public struct ComparisonReportEntry: Codable, Sendable, Equatable {
+    /// What happened to the comparison.
+    public enum Outcome: String, Codable, Sendable {
+        /// The pictures differ beyond the tolerance.
+        case failed
+        /// The pictures have different sizes.
+        case sizeMismatch
+        /// There was no reference; the actual picture was written as the new one.
+        case recorded
+        /// There was no reference and none was written.
+        case missing
+    }
+
+    /// A picture file beside the page, and its size (the page checks it decoded at that size).
+    public struct Picture: Codable, Sendable, Equatable {
+        /// The file name, relative to the report folder.
+        public var file: String
+        public var width: Int
+        public var height: Int
+
+        public init(file: String, width: Int, height: Int) {
+            self.file = file; self.width = width; self.height = height
+        }
+    }
+
+    /// The golden's name (or the compared file's), shown as text.
+    public var name: String
+    public var outcome: Outcome
+    /// The test that made it (`Suite/test()`), nil outside tests.
+    public var test: String?
+    /// Where the assertion is (`File.swift:12`), nil outside tests.
+    public var location: String?
+    /// The comparison's one-line summary.
+    public var summary: String
+    public var expected: Picture?
+    public var actual: Picture?
+    public var diff: Picture?
+    /// Shell commands that accept the actual picture as the new reference.
+    public var acceptCommands: [String]
+    /// When it was added (entries are shown oldest first).
+    public var date: Date
+
+    public init(name: String, outcome: Outcome, test: String? = nil, location: String? = nil, summary: String,
+                expected: Picture? = nil, actual: Picture? = nil, diff: Picture? = nil,
+                acceptCommands: [String] = [], date: Date = Date()) {
+        self.name = name; self.outcome = outcome; self.test = test; self.location = location; self.summary = summary
+        self.expected = expected; self.actual = actual; self.diff = diff; self.acceptCommands = acceptCommands; self.date = date
+    }
+}
+
+/// Quotes a word for a POSIX shell (single quotes; a quote inside becomes `'\''`).
+public func shellQuoted(_ word: String) -> String {
+    if !word.isEmpty, word.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0) }),
+       word.unicodeScalars.allSatisfy(\.isASCII) {
+        return word
+    }
+    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -1,0 +1,127 @@
+import BlurredLabelKit
+import Foundation
+import Testing
+@testable import BlurLabelCLI
+
+@Suite("diff: metric, report, outputs that must not clobber inputs")
+struct DiffCommandTests {
+    /// Two 4×4 pictures that pixelmatch's issue #127 scores apart: YIQ sees a difference,
+    /// OKLab sees the same colour (0,254,252) against (94,254,252).
+    func cyanPair() throws -> (String, String) {
+        let folder = try temporaryFolder()
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 4, height: 4, fill: Color(red: 0, green: 254, blue: 252))), to: folder + "/a.png")
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 4, height: 4, fill: Color(red: 94, green: 254, blue: 252))), to: folder + "/b.png")
+        return (folder + "/a.png", folder + "/b.png")
+    }
+
+    /// A white and a fully transparent picture: pixelmatch 7 counts every pixel.
+    func whiteAndClear() throws -> (String, String) {
+        let folder = try temporaryFolder()
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 8, height: 8, fill: .white)), to: folder + "/white.png")
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 8, height: 8)), to: folder + "/clear.png")
+        return (folder + "/white.png", folder + "/clear.png")
+    }
+
+    @Test func metricChoosesTheDistance() throws {
+        let (a, b) = try cyanPair()
+        let oklab = run(["diff", a, b])
+        #expect(oklab.status == 0 && oklab.out.hasPrefix("equal within the threshold: 16 pixels differ below it"))
+        let yiq = run(["diff", a, b, "--metric", "yiq"])
+        #expect(yiq.status == 1 && yiq.out.contains("16 of 16 pixels differ") && yiq.out.contains("yiq metric"))
+        let bad = run(["diff", a, b, "--metric", "lab"])
+        #expect(bad.status == 2 && bad.err == "blurlabel diff: --metric must be yiq or oklab, not 'lab'\n")
+    }
+
+    @Test func transparencyIsADifference() throws {
+        let (white, clear) = try whiteAndClear()
+        let result = run(["diff", white, clear])
+        #expect(result.status == 1 && result.out.contains("64 of 64 pixels differ") && !result.out.contains("identical"))
+        #expect(run(["diff", white, white]).out == "images are identical\n")
+    }
+
+    @Test("--diff or --side-by-side naming an input, even through a link or ../, is refused and writes nothing")
+    func outputsThatAreInputsAreRefused() throws {
+        let (white, clear) = try whiteAndClear()
+        let folder = URL(fileURLWithPath: clear).deletingLastPathComponent().path
+        let before = try Data(contentsOf: URL(fileURLWithPath: clear))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: clear)
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        for (option, path) in [("--diff", clear), ("--diff", folder + "/link.png"), ("--side-by-side", folder + "/sub/../white.png"), ("--diff", white)] {
+            let result = run(["diff", white, clear, option, path])
+            #expect(result.status == 2 && result.err.contains("\(option) \(path) would overwrite the input"), "\(option) \(path): \(result.err)")
+            #expect(result.out.isEmpty)
+        }
+        let hard = folder + "/hard.png"
+        try FileManager.default.linkItem(atPath: clear, toPath: hard)
+        #expect(run(["diff", white, clear, "--diff", hard]).status == 2)
+        let same = run(["diff", white, clear, "--diff", folder + "/d.png", "--side-by-side", folder + "/./d.png"])
+        #expect(same.status == 2 && same.err.contains("both write"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clear)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: white)) != before)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/d.png"))
+        #expect(run(["diff", white, clear, "--diff", "-", "--side-by-side", "-"]).err.contains("only one picture"))
+    }
+
+    @Test("--diff - writes only the PNG to standard output; the summary goes to standard error")
+    func diffToStandardOutput() throws {
+        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let (white, clear) = try whiteAndClear()
+        let (status, out, err) = try runProgram(executable, ["diff", white, clear, "--diff", "-"])
+        #expect(status == 1)
+        #expect(String(decoding: err, as: UTF8.self).hasPrefix("different: 64 of 64 pixels differ"))
+        let diff = try PNGDecoder.decode(out, source: "stdout")
+        #expect(diff.width == 8 && diff[0, 0] == (255, 0, 0, 255))
+    }
+
+    @Test("--report DIR writes one page; six processes at once add six entries")
+    func reportFromSeveralProcesses() throws {
+        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let (white, clear) = try whiteAndClear()
+        let folder = URL(fileURLWithPath: clear).deletingLastPathComponent().path
+        let report = folder + "/report"
+        var processes: [Process] = []
+        for index in 0..<6 {
+            let copy = folder + "/clear-\(index).png"
+            try FileManager.default.copyItem(atPath: clear, toPath: copy)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["diff", white, copy, "--report", report]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            processes.append(process)
+        }
+        for process in processes { process.waitUntilExit(); #expect(process.terminationStatus == 1) }
+        let entries = try ComparisonReport(folder: URL(fileURLWithPath: report)).entries()
+        #expect(entries.map(\.name).sorted() == (0..<6).map { "clear-\($0)" })
+        let html = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
+        #expect(html.components(separatedBy: "<section class=\"entry\"").count == 7)
+        #expect(html.contains("cp \(folder)/clear-3.png \(folder)/white.png"))
+        for name in ["clear-0-expected.png", "clear-0-actual.png", "clear-0-diff.png"] {
+            #expect(FileManager.default.fileExists(atPath: report + "/" + name))
+        }
+        // A pair that passes now leaves the page.
+        #expect(run(["diff", white, white, "--report", report]).status == 0)
+        #expect(run(["diff", white, folder + "/clear-0.png", "--report", report, "--max-diff-pixels", "64"]).status == 0)
+        #expect(try ComparisonReport(folder: URL(fileURLWithPath: report)).entries().count == 5)
+    }
+
+    static var executable: String? {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blurlabel").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    func runProgram(_ path: String, _ arguments: [String]) throws -> (Int32, [UInt8], [UInt8]) {
+        let folder = try temporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/err"))
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/out"))),
+                Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/err"))))
+    }
+}
