@@ -1,21 +1,15 @@
-#include "blur_kernels.h"
-#include <stdlib.h>
-#include <string.h>
+/* The blur's inner loops, written once and compiled once per CPU variant: each kernels_*.c file
+   defines BL_VARIANT(name) (the variant's suffix) and wraps this file in a target attribute.
+   Nothing here may depend on the variant but speed: every variant gives the same bytes. No
+   #include here (system headers must stay outside the target region). */
 
 /* No fused multiply-add: the same binary must give the same bytes on every x86-64 machine,
-   whichever clone below runs. */
+   whichever variant runs. */
 #pragma clang fp contract(off)
-
-#if defined(__x86_64__) && defined(__clang__)
-#define BL_MULTIVERSION __attribute__((target_clones("avx2", "default")))
-#else
-#define BL_MULTIVERSION
-#endif
 
 #define FIR_BLOCK 64
 
 #if defined(__x86_64__)
-#include <xmmintrin.h>
 /* Denormals (signals decaying into empty areas) are flushed to zero: they are far below an 8-bit
    level, and arithmetic on them is a hundred times slower. */
 #define FAST_FLOATS_BEGIN unsigned int saved_csr = _mm_getcsr(); _mm_setcsr(saved_csr | 0x8040);
@@ -24,6 +18,9 @@
 #define FAST_FLOATS_BEGIN
 #define FAST_FLOATS_END
 #endif
+
+/* aligned_alloc's size must be a multiple of the alignment (C11; sanitizers refuse others). */
+static inline void *bl_aligned_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 63) & ~(size_t)63); }
 
 static inline uint8_t to_byte(float v) {
     v += 0.5f;
@@ -56,16 +53,15 @@ static inline __attribute__((always_inline)) void fir_row(const bl_layout *L, co
     }
 }
 
-BL_MULTIVERSION
-void bl_fir_rows(const bl_layout *L, const float *w, int radius,
+static void BL_VARIANT(fir_rows)(const bl_layout *L, const float *w, int radius,
                  const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
     FAST_FLOATS_BEGIN
     const int h = L->height, n = L->row_length, ch = L->channels;
     const int slots = 2 * radius + 1;
     const size_t stride = (size_t)L->float_stride + FIR_BLOCK;
-    float *ring = (float *)aligned_alloc(64, sizeof(float) * stride * (size_t)slots);
-    float *zero = (float *)aligned_alloc(64, sizeof(float) * stride);
-    float *padded = (float *)aligned_alloc(64, sizeof(float) * (stride + 2 * (size_t)radius * ch + FIR_BLOCK + 16));
+    float *ring = (float *)bl_aligned_alloc(sizeof(float) * stride * (size_t)slots);
+    float *zero = (float *)bl_aligned_alloc(sizeof(float) * stride);
+    float *padded = (float *)bl_aligned_alloc(sizeof(float) * (stride + 2 * (size_t)radius * ch + FIR_BLOCK + 16));
     const float **rows = (const float **)malloc(sizeof(float *) * (size_t)slots);
     if (!ring || !zero || !padded || !rows) abort();
     memset(zero, 0, sizeof(float) * stride);
@@ -203,13 +199,12 @@ static inline __attribute__((always_inline)) void store_group_mask(float *plane,
     }
 }
 
-BL_MULTIVERSION
-void bl_deriche_horizontal(const bl_layout *L, const bl_section sections[2],
+static void BL_VARIANT(deriche_horizontal)(const bl_layout *L, const bl_section sections[2],
                            const uint8_t *source, float *plane, int group_begin, int group_end) {
     FAST_FLOATS_BEGIN
     const int w = L->width, ch = L->channels, rows_per_group = BL_LANES / ch;
-    float *block = (float *)aligned_alloc(64, sizeof(float) * (size_t)w * BL_LANES);
-    float *scratch = (float *)aligned_alloc(64, sizeof(float) * (size_t)w * BL_LANES);
+    float *block = (float *)bl_aligned_alloc(sizeof(float) * (size_t)w * BL_LANES);
+    float *scratch = (float *)bl_aligned_alloc(sizeof(float) * (size_t)w * BL_LANES);
     if (!block || !scratch) abort();
     for (int g = group_begin; g < group_end; g++) {
         const int y0 = g * rows_per_group;
@@ -238,12 +233,11 @@ static inline __attribute__((always_inline)) void clamp_colour_to_alpha(float *v
     }
 }
 
-BL_MULTIVERSION
-void bl_deriche_vertical(const bl_layout *L, const bl_section sections[2],
+static void BL_VARIANT(deriche_vertical)(const bl_layout *L, const bl_section sections[2],
                          const float *plane, uint8_t *destination, int strip_begin, int strip_end) {
     FAST_FLOATS_BEGIN
     const int h = L->height, n = L->row_length, ch = L->channels;
-    float *scratch = (float *)aligned_alloc(64, sizeof(float) * (size_t)h * BL_LANES);
+    float *scratch = (float *)bl_aligned_alloc(sizeof(float) * (size_t)h * BL_LANES);
     if (!scratch) abort();
     for (int strip = strip_begin; strip < strip_end; strip++) {
         const int j = strip * BL_LANES;
@@ -264,3 +258,9 @@ void bl_deriche_vertical(const bl_layout *L, const bl_section sections[2],
     free(scratch);
     FAST_FLOATS_END
 }
+
+const bl_kernels BL_VARIANT(bl_kernels) = {
+    .fir_rows = BL_VARIANT(fir_rows),
+    .deriche_horizontal = BL_VARIANT(deriche_horizontal),
+    .deriche_vertical = BL_VARIANT(deriche_vertical),
+};
