@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
-#include <xmmintrin.h>
+#include <immintrin.h>
 #endif
 
+#define BL_VECTOR_BYTES 16
 #define BL_VARIANT(name) name##_baseline
 #include "kernels_body.h"

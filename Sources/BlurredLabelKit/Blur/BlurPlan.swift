@@ -1,8 +1,10 @@
+import CBlurKernels
 import Foundation
 
 /// How a Gaussian of a given sigma is computed: planning kept apart from the passes that run it.
 ///
-/// Small sigmas use a direct, symmetric FIR kernel of sampled Gaussian weights; from
+/// Small sigmas use a direct, symmetric FIR kernel of sampled Gaussian weights, run in 16-bit
+/// fixed point (twice the lanes of float, exact integer arithmetic); from
 /// `recursiveFrom` on, Deriche's 4th-order recursive filter, whose cost does not grow with sigma
 /// and whose step response stays within 0.03 of an 8-bit level of the sampled Gaussian's. The
 /// switch point is where the two cost the same on the benchmark machine (FIR cost grows with σ).
@@ -27,7 +29,7 @@ enum BlurPlan: Equatable {
 
 /// The right half of a normalized, sampled Gaussian: `weights[0]` is the centre tap.
 struct FIRKernel: Equatable {
-    let weights: [Float]
+    let weights: [Double]
     var radius: Int { weights.count - 1 }
 
     /// Support of ±3.5σ (at least one tap each side), renormalized: the tails beyond hold 4.7e-4
@@ -37,7 +39,37 @@ struct FIRKernel: Equatable {
         let radius = max(1, Int((3.5 * sigma).rounded(.up)))
         let raw = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = raw[0] + 2 * raw.dropFirst().reduce(0, +)
-        weights = raw.map { Float($0 / total) }
+        weights = raw.map { $0 / total }
+    }
+
+    /// The kernel in the fixed-point form the passes run (see `bl_fixed_kernel`): horizontal
+    /// weights in Q16, vertical in Q17, each set summing to exactly one (the centre takes the
+    /// rounding), and biases that undo the truncation of `radius + 1` products on average.
+    var fixedPoint: bl_fixed_kernel {
+        precondition(radius <= Int(BL_FIXED_MAX_RADIUS), "FIR radius \(radius) beyond the fixed-point kernel's")
+        var kernel = bl_fixed_kernel()
+        kernel.radius = Int32(radius)
+        let side = weights.dropFirst()
+        let horizontal = side.map { Int(($0 * 65536).rounded()) }
+        let vertical = side.map { Int(($0 * 131_072).rounded()) }
+        let horizontalCentre = 65536 - 2 * horizontal.reduce(0, +)
+        let verticalCentre = 131_072 - 2 * vertical.reduce(0, +)
+        precondition(vertical.allSatisfy { $0 < 65536 } && horizontalCentre > 0 && verticalCentre > 0)
+        let truncation = UInt16((radius + 1) / 2)
+        kernel.horizontal_bias = truncation
+        kernel.vertical_bias = 128 + truncation
+        kernel.vertical_centre_whole = verticalCentre >= 65536 ? 1 : 0
+        withUnsafeMutableBytes(of: &kernel.horizontal) { bytes in
+            let h = bytes.bindMemory(to: UInt16.self)
+            h[0] = UInt16(min(65535, horizontalCentre))
+            for (k, w) in horizontal.enumerated() { h[k + 1] = UInt16(w) }
+        }
+        withUnsafeMutableBytes(of: &kernel.vertical) { bytes in
+            let v = bytes.bindMemory(to: UInt16.self)
+            v[0] = UInt16(min(65535, verticalCentre >= 65536 ? verticalCentre - 65536 : verticalCentre))
+            for (k, w) in vertical.enumerated() { v[k + 1] = UInt16(w) }
+        }
+        return kernel
     }
 }
 

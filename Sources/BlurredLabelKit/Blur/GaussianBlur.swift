@@ -84,13 +84,13 @@ public struct GaussianBlur: Sendable {
         case .copy:
             return
         case let .fir(kernel):
-            let weights = UnsafeSendableArray(kernel.weights)
-            let radius = Int32(kernel.radius)
+            let fixed = UnsafeSendableArray([kernel.fixedPoint])
+            let firRows = kernels.fixed_fir_rows!
             parallelRanges(height, threads: threads) { rows in
-                kernels.fir_rows!(shape.pointer, weights.pointer, radius, src.pointer, dst.pointer,
-                            Int32(rows.lowerBound), Int32(rows.upperBound))
+                firRows(shape.pointer, fixed.pointer, src.pointer, dst.pointer,
+                        Int32(rows.lowerBound), Int32(rows.upperBound))
             }
-            weights.free()
+            fixed.free()
         case let .recursive(coefficients):
             // The intermediate plane, strip-major (see blur_kernels.h), reused between calls.
             let planeCount = Int(layout.float_stride) * height

@@ -32,11 +32,28 @@ typedef struct {
     float causal_gain, anticausal_gain; /* steady-state output for a constant input of 1 */
 } bl_section;
 
-/* FIR with a symmetric kernel: weights[0] is the centre tap, weights[1...radius] each side.
-   Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
+/* The most taps each side a fixed-point FIR may have (σ below 3 at ±3.5σ needs 11). */
+#define BL_FIXED_MAX_RADIUS 15
+
+/* A symmetric FIR in fixed point, for small sigmas: 16-bit lanes, exact integer arithmetic, so
+   twice the lanes of float and the same bytes on every machine. The horizontal pass turns
+   samples x (as x * 128) into Q7 sums: bias + Σ mulhi(pair, horizontal[k]) with weights in Q16
+   (horizontal[0] the centre, on x alone). The vertical pass turns those into Q8 sums with weights
+   in Q17: bias + (centre_whole ? h : 0) + mulhi(h, vertical[0]) + Σ mulhi(pair, vertical[k]),
+   and the output byte is the sum >> 8. Each bias holds the rounding (the vertical one also the
+   +0.5 level that rounds to nearest). */
+typedef struct {
+    int radius;
+    int vertical_centre_whole;
+    uint16_t horizontal_bias, vertical_bias;
+    uint16_t horizontal[BL_FIXED_MAX_RADIUS + 1];
+    uint16_t vertical[BL_FIXED_MAX_RADIUS + 1];
+} bl_fixed_kernel;
+
+/* Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
    kept in a ring of 2*radius+1 rows, so no full-size intermediate plane is made. */
-typedef void (*bl_fir_rows_fn)(const bl_layout *layout, const float *weights, int radius,
-                               const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
+typedef void (*bl_fixed_fir_rows_fn)(const bl_layout *layout, const bl_fixed_kernel *kernel,
+                                     const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
 
 /* Deriche's recursive filter, two sections. Horizontal works on groups of BL_LANES/channels
    rows; vertical on strips of BL_LANES samples of a row. */
@@ -47,7 +64,7 @@ typedef void (*bl_deriche_vertical_fn)(const bl_layout *layout, const bl_section
 
 /* One CPU variant's kernels. */
 typedef struct {
-    bl_fir_rows_fn fir_rows;
+    bl_fixed_fir_rows_fn fixed_fir_rows;
     bl_deriche_horizontal_fn deriche_horizontal;
     bl_deriche_vertical_fn deriche_vertical;
 } bl_kernels;
