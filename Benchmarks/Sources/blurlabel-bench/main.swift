@@ -64,6 +64,10 @@ case "blur":
             if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
         }
     }
+case "kernels":
+    let sigmas = (args.count > 2 ? args[2] : "0.5,1,2.5").split(separator: ",").map { Double($0)! }
+    try benchmarkKernels(sigmas: sigmas, size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
+                         repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!)
 case "png":
     // Encoding settings on typical labels: bytes and time per image.
     var images: [Image] = []

@@ -28,8 +28,9 @@ public struct GaussianBlur: Sendable {
         self.edges = edges
     }
 
-    /// The same blur run by the given CPU variant (which this CPU must support).
-    func using(_ variant: BlurKernelVariant) -> GaussianBlur {
+    /// The same blur run by the given CPU variant of its kernels (which this CPU must support:
+    /// see `BlurKernelVariant.isSupported`), for tests and benchmarks. The bytes are the same.
+    public func using(_ variant: BlurKernelVariant) -> GaussianBlur {
         var copy = self
         copy.variant = variant
         return copy
