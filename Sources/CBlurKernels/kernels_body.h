@@ -56,22 +56,29 @@ static inline __attribute__((always_inline)) u16v mul_high(u16v a, u16v b) {
 #endif
 }
 
-/* One row through the horizontal fixed-point FIR: 8-bit samples in, Q7 sums out (row_length
-   16-bit values, 128 per level). `padded` holds the row as x * 128 with the edge beyond, so a
-   left + right pair (at most 2 * 255 * 128 = 65280) fits 16 bits. */
-static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K,
-                                                                const uint8_t *row, uint16_t *padded, uint16_t *out) {
+/* One tile of a row through the horizontal fixed-point FIR: 8-bit samples in, Q7 sums out (`tw`
+   16-bit values from sample x0, 128 per level). `padded` holds the tile as x * 128 with the
+   `pad` samples beyond each side (from the row, or the edge rule outside it), so a left + right
+   pair (at most 2 * 255 * 128 = 65280) fits 16 bits. */
+static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K, const uint8_t *row,
+                                                                int x0, int tw, uint16_t *padded, uint16_t *out) {
     const int ch = L->channels, n = L->row_length, radius = K->radius, pad = radius * ch;
     uint16_t *p = padded + pad;
-    for (int i = 0; i < n; i++) p[i] = (uint16_t)(row[i] << 7);
-    for (int i = n; i < n + pad + FIXED_BLOCK; i++) p[i] = 0;
-    for (int i = 0; i < pad; i++) {
-        int k = i % ch;
-        p[i - pad] = L->clamp ? (uint16_t)(row[k] << 7) : 0;
-        p[n + i] = L->clamp ? (uint16_t)(row[n - ch + k] << 7) : 0;
+    const int left_end = -x0 < tw + pad ? -x0 : tw + pad;                 /* samples before the row */
+    const int inside_begin = -x0 > -pad ? -x0 : -pad;
+    const int inside_end = n - x0 < tw + pad ? n - x0 : tw + pad;
+    for (int i = -pad; i < left_end; i++) {
+        int channel = ((x0 + i) % ch + ch) % ch;
+        p[i] = L->clamp ? (uint16_t)(row[channel] << 7) : 0;
     }
+    for (int i = inside_begin; i < inside_end; i++) p[i] = (uint16_t)(row[x0 + i] << 7);
+    for (int i = inside_end > -pad ? inside_end : -pad; i < tw + pad; i++) { /* samples after the row */
+        int channel = (x0 + i - n) % ch;
+        p[i] = L->clamp ? (uint16_t)(row[n - ch + channel] << 7) : 0;
+    }
+    for (int i = tw + pad; i < tw + pad + FIXED_BLOCK; i++) p[i] = 0;
     const u16v bias = splat_u16v(K->horizontal_bias), centre = splat_u16v(K->horizontal[0]);
-    for (int j0 = 0; j0 < n; j0 += FIXED_BLOCK) {
+    for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
         u16v acc[FIXED_VECTORS];
         for (int v = 0; v < FIXED_VECTORS; v++) acc[v] = bias + mul_high(load_u16v(p + j0 + v * U16_LANES), centre);
         for (int k = 1; k <= radius; k++) {
@@ -84,11 +91,15 @@ static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout 
     }
 }
 
+/* Rows row_begin..<row_end, one column tile (K->tile_samples wide) after another, so the ring of
+   2r+1 filtered rows stays in the core's own cache however wide the picture. Integer sums: the
+   bytes do not depend on the tiling. */
 static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel *K,
                                        const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
     const int h = L->height, n = L->row_length, ch = L->channels, radius = K->radius;
+    const int tile = K->tile_samples > 0 && K->tile_samples < n ? K->tile_samples : n;
     const int slots = 2 * radius + 1;
-    const size_t stride = ((size_t)n + 2 * FIXED_BLOCK) & ~(size_t)(FIXED_BLOCK - 1);
+    const size_t stride = ((size_t)tile + 2 * FIXED_BLOCK) & ~(size_t)(FIXED_BLOCK - 1);
     uint16_t *ring = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride * (size_t)slots);
     uint16_t *zero = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride);
     uint16_t *padded = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * (stride + 2 * (size_t)radius * ch + FIXED_BLOCK + 32));
@@ -97,42 +108,45 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
     memset(zero, 0, sizeof(uint16_t) * stride);
     const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
     const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
-    int filtered_up_to = row_begin - radius - 1; /* rows of the image already in the ring */
-    for (int y = row_begin; y < row_end; y++) {
-        /* Horizontally filter the rows this output row needs that are not in the ring yet. */
-        int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
-        for (int k = first; k <= y + radius; k++) {
-            if (k < 0 || k >= h) continue;
-            fixed_fir_row(L, K, source + (size_t)k * n, padded, ring + (size_t)(k % slots) * stride);
-        }
-        filtered_up_to = y + radius;
-        for (int k = -radius; k <= radius; k++) {
-            int r = y + k;
-            if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
-            rows[k + radius] = (r < 0 || r >= h) ? zero : ring + (size_t)(r % slots) * stride;
-        }
-        uint8_t *out = destination + (size_t)y * n;
-        const uint16_t *mid = rows[radius];
-        for (int j0 = 0; j0 < n; j0 += FIXED_BLOCK) {
-            /* Q8 sums: the centre weight (Q17) may be 1 or more, split as whole + fraction. */
-            u16v acc[FIXED_VECTORS];
-            for (int v = 0; v < FIXED_VECTORS; v++) {
-                u16v m = load_u16v(mid + j0 + v * U16_LANES);
-                acc[v] = bias + (m & whole) + mul_high(m, centre);
+    for (int x0 = 0; x0 < n; x0 += tile) {
+        const int tw = n - x0 < tile ? n - x0 : tile;
+        int filtered_up_to = row_begin - radius - 1; /* rows of the image already in the ring */
+        for (int y = row_begin; y < row_end; y++) {
+            /* Horizontally filter the rows this output row needs that are not in the ring yet. */
+            int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
+            for (int k = first; k <= y + radius; k++) {
+                if (k < 0 || k >= h) continue;
+                fixed_fir_row(L, K, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
             }
-            for (int k = 1; k <= radius; k++) {
-                const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
-                const u16v wk = splat_u16v(K->vertical[k]);
-                for (int v = 0; v < FIXED_VECTORS; v++)
-                    acc[v] += mul_high(load_u16v(a + v * U16_LANES) + load_u16v(b + v * U16_LANES), wk);
+            filtered_up_to = y + radius;
+            for (int k = -radius; k <= radius; k++) {
+                int r = y + k;
+                if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
+                rows[k + radius] = (r < 0 || r >= h) ? zero : ring + (size_t)(r % slots) * stride;
             }
-            uint8_t bytes[FIXED_BLOCK];
-            for (int v = 0; v < FIXED_VECTORS; v++) {
-                u8v b = __builtin_convertvector(acc[v] >> 8, u8v);
-                memcpy(bytes + v * U16_LANES, &b, sizeof b);
+            uint8_t *out = destination + (size_t)y * n + x0;
+            const uint16_t *mid = rows[radius];
+            for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
+                /* Q8 sums: the centre weight (Q17) may be 1 or more, split as whole + fraction. */
+                u16v acc[FIXED_VECTORS];
+                for (int v = 0; v < FIXED_VECTORS; v++) {
+                    u16v m = load_u16v(mid + j0 + v * U16_LANES);
+                    acc[v] = bias + (m & whole) + mul_high(m, centre);
+                }
+                for (int k = 1; k <= radius; k++) {
+                    const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
+                    const u16v wk = splat_u16v(K->vertical[k]);
+                    for (int v = 0; v < FIXED_VECTORS; v++)
+                        acc[v] += mul_high(load_u16v(a + v * U16_LANES) + load_u16v(b + v * U16_LANES), wk);
+                }
+                uint8_t bytes[FIXED_BLOCK];
+                for (int v = 0; v < FIXED_VECTORS; v++) {
+                    u8v b = __builtin_convertvector(acc[v] >> 8, u8v);
+                    memcpy(bytes + v * U16_LANES, &b, sizeof b);
+                }
+                int count = tw - j0 < FIXED_BLOCK ? tw - j0 : FIXED_BLOCK;
+                memcpy(out + j0, bytes, (size_t)count);
             }
-            int count = n - j0 < FIXED_BLOCK ? n - j0 : FIXED_BLOCK;
-            memcpy(out + j0, bytes, (size_t)count);
         }
     }
     free(ring); free(zero); free(padded); free(rows);

@@ -42,6 +42,24 @@ struct BlurKernelVariantTests {
     @Test("AVX-512 gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx512.isSupported, "this CPU lacks AVX-512 (F, BW, DQ, VL, CD)"))
     func avx512() throws { try Self.expectSameBytes(as: .avx512) }
 
+    /// The small-σ FIR works in column tiles (`FIRKernel.tileSamples`) counted in samples, so an
+    /// RGBA picture is cut at a quarter of the pixels a mask of the same width is: equal bytes
+    /// prove the tiling changes nothing.
+    @Test("column tiles of the small-σ FIR change no byte", arguments: [1.0, 2.5, 2.99])
+    func columnTiles(sigma: Double) throws {
+        let kernel = FIRKernel(sigma: sigma)
+        let width = kernel.tileSamples / 4 * 2 + 37, height = 23
+        #expect(width * 4 > 2 * kernel.tileSamples && width < kernel.tileSamples) // RGBA: 3 tiles; mask: 1
+        let values = hardEdgedMask(width: width, height: height, seed: 17)
+        let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
+        let mask = try CoverageMask(width: width, height: height, values: values)
+        for edges in [BlurEdges.clamp, .transparent] {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            #expect(blur.apply(to: image, threads: 2).pixels == blur.apply(to: mask, threads: 1).values.flatMap { [$0, $0, $0, $0] },
+                    "σ \(sigma) \(edges)")
+        }
+    }
+
     @Test func variantsAreOrderedNarrowestFirst() {
         #expect(BlurKernelVariant.baseline.isSupported)
         // A CPU that runs a variant runs every narrower one.

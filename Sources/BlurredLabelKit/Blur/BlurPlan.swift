@@ -42,6 +42,14 @@ struct FIRKernel: Equatable {
         weights = raw.map { $0 / total }
     }
 
+    /// Column tiles of this many samples keep the ring of 2r+1 filtered 16-bit rows within
+    /// `ringBytes` (a multiple of 256 samples, so of 4 channels, and of every variant's block).
+    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * radius + 1)) / 256 * 256) }
+
+    /// The cache a ring may fill: under a core's own L2 on current x86-64 (256 KB to 2 MB),
+    /// so cores do not compete for the shared L3 when many run.
+    static let ringBytes = 192 * 1024
+
     /// The kernel in the fixed-point form the passes run (see `bl_fixed_kernel`): horizontal
     /// weights in Q16, vertical in Q17, each set summing to exactly one (the centre takes the
     /// rounding), and biases that undo the truncation of `radius + 1` products on average.
@@ -49,6 +57,7 @@ struct FIRKernel: Equatable {
         precondition(radius <= Int(BL_FIXED_MAX_RADIUS), "FIR radius \(radius) beyond the fixed-point kernel's")
         var kernel = bl_fixed_kernel()
         kernel.radius = Int32(radius)
+        kernel.tile_samples = Int32(tileSamples)
         let side = weights.dropFirst()
         let horizontal = side.map { Int(($0 * 65536).rounded()) }
         let vertical = side.map { Int(($0 * 131_072).rounded()) }

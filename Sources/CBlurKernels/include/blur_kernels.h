@@ -44,6 +44,7 @@ typedef struct {
    +0.5 level that rounds to nearest). */
 typedef struct {
     int radius;
+    int tile_samples; /* column tile width in samples, a multiple of channels (0: the whole row) */
     int vertical_centre_whole;
     uint16_t horizontal_bias, vertical_bias;
     uint16_t horizontal[BL_FIXED_MAX_RADIUS + 1];
