@@ -99,7 +99,7 @@ def run_ours(bench, sigmas, tmp, n, repeats, threads, isa):
         env["BLURLABEL_ISA"] = isa
     if threads:
         env["BENCH_THREADS"] = str(threads)
-    out = os.path.join(tmp, f"{isa}-{threads or 'all'}")
+    out = os.path.join(tmp, f"{isa}-{threads or 'all'}-{sigmas}")
     os.makedirs(out, exist_ok=True)
     result = subprocess.run([bench, "blur", sigmas, out], env=env, check=True, capture_output=True, text=True)
     if result.stderr.strip():
@@ -163,17 +163,22 @@ def main():
     cores = os.cpu_count()
     results = {}  # (name, threads) -> {(kind, sigma): seconds}
     with tempfile.TemporaryDirectory() as tmp:
-        ours = {}  # (isa, threads) -> (times, variant that ran, output folder)
+        # blurlabel runs right before the peers at each σ (not all at the start), so a machine
+        # whose load changes during the run biases the ratios less.
+        def ours_at(isa, threads, s, cache={}):
+            if (isa, threads, s) not in cache:
+                cache[(isa, threads, s)] = run_ours(args.bench, f"{s:g}", tmp, n, args.repeats, threads, isa)
+            return cache[(isa, threads, s)]
+
         for isa in list(isas):
-            for threads in thread_counts:
-                ours[(isa, threads)] = run_ours(args.bench, args.sigmas, tmp, n, args.repeats, threads, isa)
-            if isa != "auto" and ours[(isa, thread_counts[0])][1] != isa:
+            if isa != "auto" and ours_at(isa, thread_counts[0], sigmas[0])[1] != isa:
                 print(f"(blurlabel's {isa} variant cannot run on this CPU: its rows are left out)")
                 isas.remove(isa)
-        some = next(iter(ours.values()))[2]
+        some = ours_at(isas[0], thread_counts[0], sigmas[0])[2]
         inputs = {"rgba": np.fromfile(os.path.join(some, "input-rgba.raw"), np.uint8).reshape(n, n, 4),
                   "mask": np.fromfile(os.path.join(some, "input-mask.raw"), np.uint8).reshape(n, n)}
-        print(f"{n}x{n}, best of {args.repeats} runs, {cores} cores; error in 8-bit levels against a float64 Gaussian")
+        load = "load average %.1f %.1f %.1f" % os.getloadavg()
+        print(f"{n}x{n}, best of {args.repeats} runs, {cores} cores ({load} at the start); error in 8-bit levels against a float64 Gaussian")
         print(f"{'picture':5} {'sigma':>5} {'threads':>7}  {'library':16} {'isa':8} {'ms':>8} {'MPix/s':>8} {'max err':>7} {'mean err':>8}  blurlabel time / peer")
         for kind in ("rgba", "mask"):
             img = inputs[kind]
@@ -184,7 +189,7 @@ def main():
                     set_threads(threads)
                     rows = []
                     for isa in isas:
-                        times, ran, folder = ours[(isa, threads)]
+                        times, ran, folder = ours_at(isa, threads, s)
                         out = np.fromfile(os.path.join(folder, f"blurlabel-{kind}-{s}.raw"), np.uint8).reshape(img.shape)
                         rows.append(("blurlabel", ran if isa == "auto" else isa, times[(kind, s)], out))
                         results.setdefault((f"blurlabel ({ran})" if isa != "auto" else "blurlabel", threads), {})[(kind, s)] = times[(kind, s)]
@@ -199,6 +204,7 @@ def main():
                         print(f"{kind:5} {s:5g} {threads or cores:7}  {name:16} {isa:8} {t * 1000:8.1f} {n * n / t / 1e6:8.0f} {d.max():7.0f} {d.mean():8.3f}  {ratio}")
                     sys.stdout.flush()
     set_threads(None)
+    print("load average %.1f %.1f %.1f at the end" % os.getloadavg())
     if args.plot:
         plot(args.plot, {k: v for k, v in results.items() if not k[0].startswith("blurlabel (")}, sigmas, n, cores)
 
