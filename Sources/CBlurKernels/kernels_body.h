@@ -57,9 +57,11 @@ static inline __attribute__((always_inline)) u16v mul_high(u16v a, u16v b) {
 }
 
 /* One tile of a row through the horizontal fixed-point FIR: 8-bit samples in, Q7 sums out (`tw`
-   16-bit values from sample x0, 128 per level). `padded` holds the tile as x * 128 with the
-   `pad` samples beyond each side (from the row, or the edge rule outside it), so a left + right
-   pair (at most 2 * 255 * 128 = 65280) fits 16 bits. */
+   16-bit values from sample x0, 128 per level, plus BL_FIXED_OFFSET). `padded` holds the tile as
+   x * 128 + BL_FIXED_OFFSET with the `pad` samples beyond each side (from the row, or the edge
+   rule outside it), so a left + right pair (at most 2 * (255 * 128 + 64) = 65408) fits 16 bits.
+   The offset keeps every product off zero, so each truncation loses half a unit on average
+   everywhere, empty areas included, and the biases make up for exactly that. */
 static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K, const uint8_t *row,
                                                                 int x0, int tw, uint16_t *padded, uint16_t *out) {
     const int ch = L->channels, n = L->row_length, radius = K->radius, pad = radius * ch;
@@ -69,12 +71,12 @@ static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout 
     const int inside_end = n - x0 < tw + pad ? n - x0 : tw + pad;
     for (int i = -pad; i < left_end; i++) {
         int channel = ((x0 + i) % ch + ch) % ch;
-        p[i] = L->clamp ? (uint16_t)(row[channel] << 7) : 0;
+        p[i] = (uint16_t)((L->clamp ? row[channel] << 7 : 0) + BL_FIXED_OFFSET);
     }
-    for (int i = inside_begin; i < inside_end; i++) p[i] = (uint16_t)(row[x0 + i] << 7);
+    for (int i = inside_begin; i < inside_end; i++) p[i] = (uint16_t)((row[x0 + i] << 7) + BL_FIXED_OFFSET);
     for (int i = inside_end > -pad ? inside_end : -pad; i < tw + pad; i++) { /* samples after the row */
         int channel = (x0 + i - n) % ch;
-        p[i] = L->clamp ? (uint16_t)(row[n - ch + channel] << 7) : 0;
+        p[i] = (uint16_t)((L->clamp ? row[n - ch + channel] << 7 : 0) + BL_FIXED_OFFSET);
     }
     for (int i = tw + pad; i < tw + pad + FIXED_BLOCK; i++) p[i] = 0;
     const u16v bias = splat_u16v(K->horizontal_bias), centre = splat_u16v(K->horizontal[0]);
@@ -101,11 +103,15 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
     const int slots = 2 * radius + 1;
     const size_t stride = ((size_t)tile + 2 * FIXED_BLOCK) & ~(size_t)(FIXED_BLOCK - 1);
     uint16_t *ring = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride * (size_t)slots);
-    uint16_t *zero = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride);
+    uint16_t *outside = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride);
     uint16_t *padded = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * (stride + 2 * (size_t)radius * ch + FIXED_BLOCK + 32));
     const uint16_t **rows = (const uint16_t **)malloc(sizeof(uint16_t *) * (size_t)slots);
-    if (!ring || !zero || !padded || !rows) abort();
-    memset(zero, 0, sizeof(uint16_t) * stride);
+    if (!ring || !outside || !padded || !rows) abort();
+    /* Rows beyond a transparent edge: what the horizontal pass makes of an empty row, so a picture
+       blurs the same whatever empty margin it has. */
+    uint32_t empty = K->horizontal_bias + ((uint32_t)BL_FIXED_OFFSET * K->horizontal[0] >> 16);
+    for (int k = 1; k <= radius; k++) empty += (uint32_t)(2 * BL_FIXED_OFFSET) * K->horizontal[k] >> 16;
+    for (size_t i = 0; i < stride; i++) outside[i] = (uint16_t)empty;
     const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
     const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
     for (int x0 = 0; x0 < n; x0 += tile) {
@@ -122,7 +128,7 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
             for (int k = -radius; k <= radius; k++) {
                 int r = y + k;
                 if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
-                rows[k + radius] = (r < 0 || r >= h) ? zero : ring + (size_t)(r % slots) * stride;
+                rows[k + radius] = (r < 0 || r >= h) ? outside : ring + (size_t)(r % slots) * stride;
             }
             uint8_t *out = destination + (size_t)y * n + x0;
             const uint16_t *mid = rows[radius];
@@ -149,7 +155,7 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
             }
         }
     }
-    free(ring); free(zero); free(padded); free(rows);
+    free(ring); free(outside); free(padded); free(rows);
 }
 
 /* One line of LANES independent signals: a causal sweep into `scratch`, then an anticausal

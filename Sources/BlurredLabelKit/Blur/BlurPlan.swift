@@ -13,8 +13,12 @@ enum BlurPlan: Equatable {
     case fir(FIRKernel)
     case recursive(DericheCoefficients)
 
-    /// The sigma at which the recursive filter takes over from the FIR kernel.
-    static let recursiveFrom = 3.0
+    /// The sigma at which the recursive filter takes over from the FIR kernel: the fixed-point
+    /// FIR (cost ∝ σ, cache-resident) was measured faster than the float recursive filter (flat
+    /// cost, a full float plane through memory) up to about σ 9 on 2048² RGBA and masks, one
+    /// core, AVX2 (`blurlabel-bench blur`; see README). Its radius (⌈3.5σ⌉) must stay within
+    /// `BL_FIXED_MAX_RADIUS`.
+    static let recursiveFrom = 9.0
 
     init(sigma: Double) {
         if sigma == 0 {
@@ -52,7 +56,8 @@ struct FIRKernel: Equatable {
 
     /// The kernel in the fixed-point form the passes run (see `bl_fixed_kernel`): horizontal
     /// weights in Q16, vertical in Q17, each set summing to exactly one (the centre takes the
-    /// rounding), and biases that undo the truncation of `radius + 1` products on average.
+    /// rounding), and biases that undo the truncation of `radius + 1` products on average and
+    /// the offset every sample carries (`BL_FIXED_OFFSET`).
     var fixedPoint: bl_fixed_kernel {
         precondition(radius <= Int(BL_FIXED_MAX_RADIUS), "FIR radius \(radius) beyond the fixed-point kernel's")
         var kernel = bl_fixed_kernel()
@@ -64,9 +69,11 @@ struct FIRKernel: Equatable {
         let horizontalCentre = 65536 - 2 * horizontal.reduce(0, +)
         let verticalCentre = 131_072 - 2 * vertical.reduce(0, +)
         precondition(vertical.allSatisfy { $0 < 65536 } && horizontalCentre > 0 && verticalCentre > 0)
-        let truncation = UInt16((radius + 1) / 2)
-        kernel.horizontal_bias = truncation
-        kernel.vertical_bias = 128 + truncation
+        // Each of the radius + 1 truncated products per pass loses half a unit on average; the
+        // vertical bias also rounds to nearest (+128) and takes off the offset (2 × 64 in Q8).
+        let truncation = (radius + 1) / 2
+        kernel.horizontal_bias = UInt16(truncation)
+        kernel.vertical_bias = UInt16(128 - 2 * Int(BL_FIXED_OFFSET) + truncation)
         kernel.vertical_centre_whole = verticalCentre >= 65536 ? 1 : 0
         withUnsafeMutableBytes(of: &kernel.horizontal) { bytes in
             let h = bytes.bindMemory(to: UInt16.self)

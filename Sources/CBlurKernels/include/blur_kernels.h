@@ -32,8 +32,8 @@ typedef struct {
     float causal_gain, anticausal_gain; /* steady-state output for a constant input of 1 */
 } bl_section;
 
-/* The most taps each side a fixed-point FIR may have (σ below 3 at ±3.5σ needs 11). */
-#define BL_FIXED_MAX_RADIUS 15
+/* The most taps each side a fixed-point FIR may have (σ below 9 at ±3.5σ needs 32). */
+#define BL_FIXED_MAX_RADIUS 32
 
 /* A symmetric FIR in fixed point, for small sigmas: 16-bit lanes, exact integer arithmetic, so
    twice the lanes of float and the same bytes on every machine. The horizontal pass turns
@@ -42,6 +42,10 @@ typedef struct {
    in Q17: bias + (centre_whole ? h : 0) + mulhi(h, vertical[0]) + Σ mulhi(pair, vertical[k]),
    and the output byte is the sum >> 8. Each bias holds the rounding (the vertical one also the
    +0.5 level that rounds to nearest). */
+/* Added to every sample (x * 128) before the horizontal pass; it comes out as 2 * offset in the
+   vertical pass's Q8 sums, where the vertical bias takes it off again. */
+#define BL_FIXED_OFFSET 64
+
 typedef struct {
     int radius;
     int tile_samples; /* column tile width in samples, a multiple of channels (0: the whole row) */
