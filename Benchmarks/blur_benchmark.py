@@ -121,7 +121,7 @@ def plot(path, results, sigmas, n, cores):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), sharey=False)
     colours = {"blurlabel": "#c0392b", "OpenCV": "#2c7fb8", "libvips": "#31a354"}
     for ax, kind in zip(axes, ("rgba", "mask")):
-        for (name, threads), times in sorted(results.items(), key=lambda item: (item[0][0], item[0][1] or 0)):
+        for (name, threads), times in sorted(results.items(), key=lambda item: (not item[0][0].startswith("blurlabel"), item[0][0], item[0][1] or 0)):
             family = name.split()[0]
             if family not in colours:
                 continue
