@@ -7,7 +7,7 @@ import Foundation
 /// fixed point (twice the lanes of float, exact integer arithmetic); from
 /// `recursiveFrom` on, Deriche's 4th-order recursive filter, whose cost does not grow with sigma
 /// and whose step response stays within 0.03 of an 8-bit level of the sampled Gaussian's. The
-/// switch point is where the two cost the same on the benchmark machine (FIR cost grows with σ).
+/// switch point is about where the two cost the same (FIR cost grows with σ).
 enum BlurPlan: Equatable {
     case copy
     case fir(FIRKernel)
@@ -15,9 +15,10 @@ enum BlurPlan: Equatable {
 
     /// The sigma at which the recursive filter takes over from the FIR kernel: the fixed-point
     /// FIR (cost ∝ σ, cache-resident) was measured faster than the float recursive filter (flat
-    /// cost, a full float plane through memory) up to about σ 9 on 2048² RGBA and masks, one
-    /// core, AVX2 (`blurlabel-bench blur`; see README). Its radius (⌈3.5σ⌉) must stay within
-    /// `BL_FIXED_MAX_RADIUS`.
+    /// cost, a full float plane through memory) up to between σ 8 and 11 on 2048² RGBA and
+    /// masks, one core, AVX2 (both kernels timed side by side in C; `Benchmarks/run-blur
+    /// --sigmas 8,8.99,9,11` shows both sides of the switch). Its radius (⌈3.5σ⌉) must stay
+    /// within `BL_FIXED_MAX_RADIUS`.
     static let recursiveFrom = 9.0
 
     init(sigma: Double) {
