@@ -5,7 +5,10 @@ same 2048x2048 RGBA (premultiplied) and mask pictures, in one run.
 For every library and sigma it prints the best time of several runs, MPix/s, and the error
 against a float64 sampled Gaussian (support ±6σ, edges repeated), in 8-bit levels: the largest
 and the mean difference from the rounded reference. Then blurlabel's time as a ratio to each peer
-(below 1 means blurlabel is faster). Run it with Benchmarks/run-blur (README).
+at the same thread count (below 1 means blurlabel is faster). Rows are given for every core and
+for one core (--threads), and for each forced CPU variant of blurlabel (--isa: BLURLABEL_ISA).
+--plot writes ms against σ (log scales) for blurlabel, OpenCV and libvips as a PNG (matplotlib).
+Run it with Benchmarks/run-blur (README).
 """
 import argparse, os, subprocess, sys, tempfile, time
 import numpy as np
@@ -43,6 +46,20 @@ def best_of(fn, repeats):
     return best, result
 
 
+def set_threads(count):
+    """Limits the peers to `count` threads (None: their default, every core)."""
+    try:
+        import cv2
+        cv2.setNumThreads(count if count else os.cpu_count())
+    except ImportError:
+        pass
+    try:
+        import pyvips
+        pyvips.concurrency_set(count if count else os.cpu_count())
+    except (ImportError, OSError):
+        pass
+
+
 def peers():
     found = {}
     try:
@@ -74,43 +91,122 @@ def peers():
     return found
 
 
+def run_ours(bench, sigmas, tmp, n, repeats, threads, isa):
+    """blurlabel's times {(kind, sigma): seconds} and the variant it ran; outputs land in tmp/isa-threads/."""
+    env = dict(os.environ, BENCH_SIZE=str(n), BENCH_REPEATS=str(repeats))
+    env.pop("BLURLABEL_ISA", None)
+    if isa != "auto":
+        env["BLURLABEL_ISA"] = isa
+    if threads:
+        env["BENCH_THREADS"] = str(threads)
+    out = os.path.join(tmp, f"{isa}-{threads or 'all'}-{sigmas}")
+    os.makedirs(out, exist_ok=True)
+    result = subprocess.run([bench, "blur", sigmas, out], env=env, check=True, capture_output=True, text=True)
+    if result.stderr.strip():
+        print(result.stderr.strip())
+    times, ran = {}, None
+    for line in result.stdout.splitlines():
+        parts = dict(p.split("=") for p in line.split()[2:])
+        times[(line.split()[1], float(parts["sigma"]))] = float(parts["ms"]) / 1000
+        ran = parts.get("isa")
+    return times, ran, out
+
+
+def plot(path, results, sigmas, n, cores):
+    """ms against σ, log scales: blurlabel beside OpenCV and libvips, every core (solid) and one core (dashed)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), sharey=False)
+    colours = {"blurlabel": "#c0392b", "OpenCV": "#2c7fb8", "libvips": "#31a354"}
+    for ax, kind in zip(axes, ("rgba", "mask")):
+        for (name, threads), times in sorted(results.items(), key=lambda item: (not item[0][0].startswith("blurlabel"), item[0][0], item[0][1] or 0)):
+            family = name.split()[0]
+            if family not in colours:
+                continue
+            ys = [times[(kind, s)] * 1000 for s in sigmas]
+            label = f"{name}, {'one core' if threads == 1 else f'{cores} cores'}"
+            ax.plot(sigmas, ys, marker="o", markersize=3.5, color=colours[family],
+                    linestyle="--" if threads == 1 else "-", label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("σ (pixels)")
+        ax.set_ylabel("ms (best of runs)")
+        ax.set_title(f"{n}×{n} {'RGBA (premultiplied)' if kind == 'rgba' else 'mask (one channel)'}")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xticks(sigmas)
+        ax.set_xticklabels([f"{s:g}" for s in sigmas])
+    axes[0].legend(fontsize=7.5)
+    fig.suptitle("Gaussian blur time against σ (lower is better)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"plot written to {path}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", default=os.path.join(HERE, "..", ".build", "release", "blurlabel-bench"))
     parser.add_argument("--size", type=int, default=2048)
-    parser.add_argument("--sigmas", default="1,2.5,8,20,50")
+    parser.add_argument("--sigmas", default="0.5,1,2.5,5,8,20,50,100")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--threads", default="all,1", help="thread counts to measure: all (every core) and/or numbers")
+    parser.add_argument("--isa", default="auto", help="blurlabel CPU variants to run (BLURLABEL_ISA): auto,baseline,v2,avx,avx2,avx512")
+    parser.add_argument("--plot", help="write the ms-against-σ plot to this PNG")
     args = parser.parse_args()
     sigmas = [float(s) for s in args.sigmas.split(",")]
+    thread_counts = [None if t == "all" else int(t) for t in args.threads.split(",")]
+    isas = args.isa.split(",")
     libraries = peers()
     n = args.size
+    cores = os.cpu_count()
+    results = {}  # (name, threads) -> {(kind, sigma): seconds}
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, BENCH_SIZE=str(n), BENCH_REPEATS=str(args.repeats))
-        lines = subprocess.run([args.bench, "blur", args.sigmas, tmp], env=env, check=True, capture_output=True, text=True).stdout
-        ours = {}
-        for line in lines.splitlines():
-            parts = dict(p.split("=") for p in line.split()[2:])
-            ours[(line.split()[1], float(parts["sigma"]))] = float(parts["ms"]) / 1000
-        inputs = {"rgba": np.fromfile(os.path.join(tmp, "input-rgba.raw"), np.uint8).reshape(n, n, 4),
-                  "mask": np.fromfile(os.path.join(tmp, "input-mask.raw"), np.uint8).reshape(n, n)}
-        print(f"{n}x{n}, best of {args.repeats} runs, {os.cpu_count()} cores; error in 8-bit levels against a float64 Gaussian")
-        print(f"{'picture':5} {'sigma':>5}  {'library':16} {'ms':>8} {'MPix/s':>8} {'max err':>7} {'mean err':>8}  blurlabel time / peer")
+        # blurlabel runs right before the peers at each σ (not all at the start), so a machine
+        # whose load changes during the run biases the ratios less.
+        def ours_at(isa, threads, s, cache={}):
+            if (isa, threads, s) not in cache:
+                cache[(isa, threads, s)] = run_ours(args.bench, f"{s:g}", tmp, n, args.repeats, threads, isa)
+            return cache[(isa, threads, s)]
+
+        for isa in list(isas):
+            if isa != "auto" and ours_at(isa, thread_counts[0], sigmas[0])[1] != isa:
+                print(f"(blurlabel's {isa} variant cannot run on this CPU: its rows are left out)")
+                isas.remove(isa)
+        some = ours_at(isas[0], thread_counts[0], sigmas[0])[2]
+        inputs = {"rgba": np.fromfile(os.path.join(some, "input-rgba.raw"), np.uint8).reshape(n, n, 4),
+                  "mask": np.fromfile(os.path.join(some, "input-mask.raw"), np.uint8).reshape(n, n)}
+        load = "load average %.1f %.1f %.1f" % os.getloadavg()
+        print(f"{n}x{n}, best of {args.repeats} runs, {cores} cores ({load} at the start); error in 8-bit levels against a float64 Gaussian")
+        print(f"{'picture':5} {'sigma':>5} {'threads':>7}  {'library':16} {'isa':8} {'ms':>8} {'MPix/s':>8} {'max err':>7} {'mean err':>8}  blurlabel time / peer")
         for kind in ("rgba", "mask"):
             img = inputs[kind]
             for s in sigmas:
                 ref = reference(img, s)
                 rounded = np.clip(np.floor(ref + 0.5), 0, 255)
-                rows = []
-                out = np.fromfile(os.path.join(tmp, f"blurlabel-{kind}-{s}.raw"), np.uint8).reshape(img.shape)
-                rows.append(("blurlabel", ours[(kind, s)], out))
-                for name, fn in libraries.items():
-                    t, result = best_of(lambda: fn(img, s), args.repeats)
-                    rows.append((name, t, result))
-                for name, t, result in rows:
-                    d = np.abs(result.astype(np.float64) - rounded)
-                    ratio = "" if name == "blurlabel" else f"{ours[(kind, s)] / t:6.2f}x"
-                    print(f"{kind:5} {s:5g}  {name:16} {t * 1000:8.1f} {n * n / t / 1e6:8.0f} {d.max():7.0f} {d.mean():8.3f}  {ratio}")
-                sys.stdout.flush()
+                for threads in thread_counts:
+                    set_threads(threads)
+                    rows = []
+                    for isa in isas:
+                        times, ran, folder = ours_at(isa, threads, s)
+                        out = np.fromfile(os.path.join(folder, f"blurlabel-{kind}-{s}.raw"), np.uint8).reshape(img.shape)
+                        rows.append(("blurlabel", ran if isa == "auto" else isa, times[(kind, s)], out))
+                        results.setdefault((f"blurlabel ({ran})" if isa != "auto" else "blurlabel", threads), {})[(kind, s)] = times[(kind, s)]
+                    mine = rows[0][2]
+                    for name, fn in libraries.items():
+                        t, result = best_of(lambda: fn(img, s), args.repeats)
+                        rows.append((name, "", t, result))
+                        results.setdefault((name, threads), {})[(kind, s)] = t
+                    for name, isa, t, result in rows:
+                        d = np.abs(result.astype(np.float64) - rounded)
+                        ratio = "" if name == "blurlabel" else f"{mine / t:6.2f}x"
+                        print(f"{kind:5} {s:5g} {threads or cores:7}  {name:16} {isa:8} {t * 1000:8.1f} {n * n / t / 1e6:8.0f} {d.max():7.0f} {d.mean():8.3f}  {ratio}")
+                    sys.stdout.flush()
+    set_threads(None)
+    print("load average %.1f %.1f %.1f at the end" % os.getloadavg())
+    if args.plot:
+        plot(args.plot, {k: v for k, v in results.items() if not k[0].startswith("blurlabel (")}, sigmas, n, cores)
 
 
 if __name__ == "__main__":

@@ -297,26 +297,3 @@ void blpng_filter_rows(const uint8_t *rows, size_t row_bytes, int bpp, uint32_t 
     free(candidates);
     free(zero);
 }
-
-int blpng_deflate_piece(const uint8_t *data, size_t size, const uint8_t *dictionary, size_t dictionary_size,
-                        int level, int last, uint8_t **out, size_t *out_size) {
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
-    if (dictionary_size > 0 && deflateSetDictionary(&z, dictionary, (uInt)dictionary_size) != Z_OK) { deflateEnd(&z); return -1; }
-    size_t capacity = deflateBound(&z, (uLong)size) + 64;
-    uint8_t *buffer = (uint8_t *)malloc(capacity);
-    if (!buffer) { deflateEnd(&z); return -1; }
-    z.next_in = (Bytef *)data;
-    z.avail_in = (uInt)size;
-    z.next_out = buffer;
-    z.avail_out = (uInt)capacity;
-    int status = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
-    if ((last && status != Z_STREAM_END) || (!last && status != Z_OK) || z.avail_in != 0) {
-        deflateEnd(&z); free(buffer); return -1;
-    }
-    *out = buffer;
-    *out_size = capacity - z.avail_out;
-    deflateEnd(&z);
-    return 0;
-}

@@ -51,7 +51,7 @@ func hardEdgedMask(width: Int, height: Int, seed: UInt64) -> [UInt8] {
 
 @Suite("Gaussian blur")
 struct GaussianBlurTests {
-    static let sigmas: [Double] = [0.1, 0.5, 1, 2.5, 2.99, 3, 8, 20, 50, 100, 500]
+    static let sigmas: [Double] = [0.1, 0.5, 1, 2.5, 2.99, 3, 5, 8, 8.99, 9, 20, 50, 100, 500]
 
     @Test("within one level of a float64 Gaussian, mean under 0.1", arguments: sigmas, [BlurEdges.clamp, .transparent])
     func accuracy(sigma: Double, edges: BlurEdges) throws {
@@ -106,6 +106,20 @@ struct GaussianBlurTests {
             if blurred.pixels[i + 3] < 255 { translucent += 1 }
         }
         #expect(translucent > 0)
+    }
+
+    @Test("transparent edges: a mask blurs the same whatever empty margin it has", arguments: [0.7, 2.5, 4, 8.5, 12])
+    func emptyMarginChangesNothing(sigma: Double) throws {
+        let width = 45, height = 31, narrow = 3 * Int(sigma.rounded(.up)), extra = 17
+        let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 9))
+        let blur = try GaussianBlur(sigma: sigma, edges: .transparent)
+        let small = blur.apply(to: try mask.padded(by: narrow))
+        let large = blur.apply(to: try mask.padded(by: narrow + extra))
+        var cropped: [UInt8] = []
+        for y in extra..<(extra + small.height) {
+            cropped += large.values[(y * large.width + extra)..<(y * large.width + extra + small.width)]
+        }
+        #expect(cropped == small.values)
     }
 
     @Test func sigmaZeroIsAnExactCopy() throws {

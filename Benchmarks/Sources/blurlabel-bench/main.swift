@@ -42,6 +42,8 @@ case "blur":
     let sigmas = (args.count > 2 ? args[2] : "1,2.5,8,20,50").split(separator: ",").map { Double($0)! }
     let repeats = Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!
     let outDir = args.count > 3 ? args[3] : nil
+    // BENCH_THREADS: worker threads per blur (default: every core); BLURLABEL_ISA forces a CPU variant.
+    let threads = Int(ProcessInfo.processInfo.environment["BENCH_THREADS"] ?? "") ?? defaultThreadCount
     let rgba = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
     let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
     if let dir = outDir {
@@ -55,13 +57,17 @@ case "blur":
             var output: [UInt8] = []
             for _ in 0..<repeats {
                 let t0 = now()
-                if kind == "rgba" { output = blur.apply(to: rgba).pixels } else { output = blur.apply(to: mask).values }
+                if kind == "rgba" { output = blur.apply(to: rgba, threads: threads).pixels } else { output = blur.apply(to: mask, threads: threads).values }
                 best = min(best, now() - t0)
             }
-            print("blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000))")
+            print("blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000)) threads=\(threads) isa=\(BlurKernelVariant.active.rawValue)")
             if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
         }
     }
+case "kernels":
+    let sigmas = (args.count > 2 ? args[2] : "0.5,1,2.5").split(separator: ",").map { Double($0)! }
+    try benchmarkKernels(sigmas: sigmas, size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
+                         repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!)
 case "png":
     // Encoding settings on typical labels: bytes and time per image.
     var images: [Image] = []

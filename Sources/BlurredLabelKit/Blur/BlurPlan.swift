@@ -1,18 +1,25 @@
+import CBlurKernels
 import Foundation
 
 /// How a Gaussian of a given sigma is computed: planning kept apart from the passes that run it.
 ///
-/// Small sigmas use a direct, symmetric FIR kernel of sampled Gaussian weights; from
+/// Small sigmas use a direct, symmetric FIR kernel of sampled Gaussian weights, run in 16-bit
+/// fixed point (twice the lanes of float, exact integer arithmetic); from
 /// `recursiveFrom` on, Deriche's 4th-order recursive filter, whose cost does not grow with sigma
 /// and whose step response stays within 0.03 of an 8-bit level of the sampled Gaussian's. The
-/// switch point is where the two cost the same on the benchmark machine (FIR cost grows with σ).
+/// switch point is about where the two cost the same (FIR cost grows with σ).
 enum BlurPlan: Equatable {
     case copy
     case fir(FIRKernel)
     case recursive(DericheCoefficients)
 
-    /// The sigma at which the recursive filter takes over from the FIR kernel.
-    static let recursiveFrom = 3.0
+    /// The sigma at which the recursive filter takes over from the FIR kernel: the fixed-point
+    /// FIR (cost ∝ σ, cache-resident) was measured faster than the float recursive filter (flat
+    /// cost, a full float plane through memory) up to between σ 8 and 11 on 2048² RGBA and
+    /// masks, one core, AVX2 (both kernels timed side by side in C; `Benchmarks/run-blur
+    /// --sigmas 8,8.99,9,11` shows both sides of the switch). Its radius (⌈3.5σ⌉) must stay
+    /// within `BL_FIXED_MAX_RADIUS`.
+    static let recursiveFrom = 9.0
 
     init(sigma: Double) {
         if sigma == 0 {
@@ -27,7 +34,7 @@ enum BlurPlan: Equatable {
 
 /// The right half of a normalized, sampled Gaussian: `weights[0]` is the centre tap.
 struct FIRKernel: Equatable {
-    let weights: [Float]
+    let weights: [Double]
     var radius: Int { weights.count - 1 }
 
     /// Support of ±3.5σ (at least one tap each side), renormalized: the tails beyond hold 4.7e-4
@@ -37,7 +44,49 @@ struct FIRKernel: Equatable {
         let radius = max(1, Int((3.5 * sigma).rounded(.up)))
         let raw = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = raw[0] + 2 * raw.dropFirst().reduce(0, +)
-        weights = raw.map { Float($0 / total) }
+        weights = raw.map { $0 / total }
+    }
+
+    /// Column tiles of this many samples keep the ring of 2r+1 filtered 16-bit rows within
+    /// `ringBytes` (a multiple of 256 samples, so of 4 channels, and of every variant's block).
+    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * radius + 1)) / 256 * 256) }
+
+    /// The cache a ring may fill: under a core's own L2 on current x86-64 (256 KB to 2 MB),
+    /// so cores do not compete for the shared L3 when many run.
+    static let ringBytes = 192 * 1024
+
+    /// The kernel in the fixed-point form the passes run (see `bl_fixed_kernel`): horizontal
+    /// weights in Q16, vertical in Q17, each set summing to exactly one (the centre takes the
+    /// rounding), and biases that undo the truncation of `radius + 1` products on average and
+    /// the offset every sample carries (`BL_FIXED_OFFSET`).
+    var fixedPoint: bl_fixed_kernel {
+        precondition(radius <= Int(BL_FIXED_MAX_RADIUS), "FIR radius \(radius) beyond the fixed-point kernel's")
+        var kernel = bl_fixed_kernel()
+        kernel.radius = Int32(radius)
+        kernel.tile_samples = Int32(tileSamples)
+        let side = weights.dropFirst()
+        let horizontal = side.map { Int(($0 * 65536).rounded()) }
+        let vertical = side.map { Int(($0 * 131_072).rounded()) }
+        let horizontalCentre = 65536 - 2 * horizontal.reduce(0, +)
+        let verticalCentre = 131_072 - 2 * vertical.reduce(0, +)
+        precondition(vertical.allSatisfy { $0 < 65536 } && horizontalCentre > 0 && verticalCentre > 0)
+        // Each of the radius + 1 truncated products per pass loses half a unit on average; the
+        // vertical bias also rounds to nearest (+128) and takes off the offset (2 × 64 in Q8).
+        let truncation = (radius + 1) / 2
+        kernel.horizontal_bias = UInt16(truncation)
+        kernel.vertical_bias = UInt16(128 - 2 * Int(BL_FIXED_OFFSET) + truncation)
+        kernel.vertical_centre_whole = verticalCentre >= 65536 ? 1 : 0
+        withUnsafeMutableBytes(of: &kernel.horizontal) { bytes in
+            let h = bytes.bindMemory(to: UInt16.self)
+            h[0] = UInt16(min(65535, horizontalCentre))
+            for (k, w) in horizontal.enumerated() { h[k + 1] = UInt16(w) }
+        }
+        withUnsafeMutableBytes(of: &kernel.vertical) { bytes in
+            let v = bytes.bindMemory(to: UInt16.self)
+            v[0] = UInt16(min(65535, verticalCentre >= 65536 ? verticalCentre - 65536 : verticalCentre))
+            for (k, w) in vertical.enumerated() { v[k + 1] = UInt16(w) }
+        }
+        return kernel
     }
 }
 

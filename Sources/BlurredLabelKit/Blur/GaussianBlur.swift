@@ -16,6 +16,8 @@ public enum BlurEdges: Sendable {
 public struct GaussianBlur: Sendable {
     public let sigma: Double
     public let edges: BlurEdges
+    /// The CPU variant that runs the passes: `BlurKernelVariant.active` unless a test forces one.
+    var variant: BlurKernelVariant?
 
     /// The largest sigma accepted.
     public static let maximumSigma = 10_000.0
@@ -24,6 +26,14 @@ public struct GaussianBlur: Sendable {
         guard sigma.isFinite, sigma >= 0, sigma <= Self.maximumSigma else { throw BlurError.invalidSigma(sigma) }
         self.sigma = sigma
         self.edges = edges
+    }
+
+    /// The same blur run by the given CPU variant of its kernels (which this CPU must support:
+    /// see `BlurKernelVariant.isSupported`), for tests and benchmarks. The bytes are the same.
+    public func using(_ variant: BlurKernelVariant) -> GaussianBlur {
+        var copy = self
+        copy.variant = variant
+        return copy
     }
 
     /// The blurred image (premultiplied RGBA, so no dark fringes).
@@ -61,6 +71,7 @@ public struct GaussianBlur: Sendable {
         let plan = BlurPlan(sigma: sigma)
         let threads = min(requested, max(1, width * height * channels / Self.samplesPerThread))
         guard width > 0, height > 0, plan != .copy else { return }
+        let kernels = (variant ?? .active).kernels
         let lanes = Int(BL_LANES)
         let rowLength = width * channels
         let layout = bl_layout(width: Int32(width), height: Int32(height), channels: Int32(channels),
@@ -74,13 +85,13 @@ public struct GaussianBlur: Sendable {
         case .copy:
             return
         case let .fir(kernel):
-            let weights = UnsafeSendableArray(kernel.weights)
-            let radius = Int32(kernel.radius)
+            let fixed = UnsafeSendableArray([kernel.fixedPoint])
+            let firRows = kernels.fixed_fir_rows!
             parallelRanges(height, threads: threads) { rows in
-                bl_fir_rows(shape.pointer, weights.pointer, radius, src.pointer, dst.pointer,
-                            Int32(rows.lowerBound), Int32(rows.upperBound))
+                firRows(shape.pointer, fixed.pointer, src.pointer, dst.pointer,
+                        Int32(rows.lowerBound), Int32(rows.upperBound))
             }
-            weights.free()
+            fixed.free()
         case let .recursive(coefficients):
             // The intermediate plane, strip-major (see blur_kernels.h), reused between calls.
             let planeCount = Int(layout.float_stride) * height
@@ -93,11 +104,11 @@ public struct GaussianBlur: Sendable {
             })
             let rowsPerGroup = lanes / channels
             parallelRanges((height + rowsPerGroup - 1) / rowsPerGroup, threads: threads) { groups in
-                bl_deriche_horizontal(shape.pointer, sections.pointer, src.pointer, mid.pointer,
+                kernels.deriche_horizontal!(shape.pointer, sections.pointer, src.pointer, mid.pointer,
                                       Int32(groups.lowerBound), Int32(groups.upperBound))
             }
             parallelRanges((rowLength + lanes - 1) / lanes, threads: threads) { strips in
-                bl_deriche_vertical(shape.pointer, sections.pointer, mid.pointer, dst.pointer,
+                kernels.deriche_vertical!(shape.pointer, sections.pointer, mid.pointer, dst.pointer,
                                     Int32(strips.lowerBound), Int32(strips.upperBound))
             }
             sections.free()

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,46 +6,61 @@ import Glibc
 /// Keeps the blur's large float planes between calls, so repeated blurs (levels, animations,
 /// batches, benchmarks) do not pay the kernel's page faults for fresh memory every time.
 /// At most `capacity` buffers are kept; each is used by one blur at a time.
-final class ScratchPool: @unchecked Sendable {
+///
+/// Small pictures get small scratch: a buffer is exactly the size asked for (rounded to 64
+/// bytes), and only planes of `hugePagesFrom` bytes or more go on 2 MB pages, so a label-sized
+/// blur never maps (and faults in) megabytes it does not use.
+final class ScratchPool: Sendable {
     static let shared = ScratchPool(capacity: 4)
 
-    private let lock = NSLock()
-    private var free: [(pointer: UnsafeMutableRawPointer, bytes: Int)] = []
+    /// A buffer of the pool: 64-byte aligned, `bytes` long.
+    struct Buffer: @unchecked Sendable { // a raw address, used by one blur at a time
+        let pointer: UnsafeMutableRawPointer
+        let bytes: Int
+        /// Whether the buffer was placed on 2 MB pages.
+        var onHugePages: Bool { bytes >= ScratchPool.hugePagesFrom }
+    }
+
+    /// Planes from this size on (a 1448² mask's float plane, 724² RGBA; labels need well under
+    /// 1 MB) go on 2 MB
+    /// pages: the passes touch every strip of such a plane in turn, and with 4 KB pages that is
+    /// one TLB miss per strip. Below it, the first touch of a huge page would cost more than it saves.
+    static let hugePagesFrom = 8 << 20
+
+    private let free = Mutex<[Buffer]>([])
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
     /// A 64-byte aligned buffer of at least `bytes` bytes; give it back with `recycle`.
-    func take(bytes: Int) -> (pointer: UnsafeMutableRawPointer, bytes: Int) {
-        lock.lock()
-        if let index = free.indices.filter({ free[$0].bytes >= bytes }).min(by: { free[$0].bytes < free[$1].bytes }) {
-            let buffer = free.remove(at: index)
-            lock.unlock()
-            return buffer
+    func take(bytes: Int) -> Buffer {
+        let reused = free.withLock { free -> Buffer? in
+            guard let index = free.indices.filter({ free[$0].bytes >= bytes })
+                .min(by: { free[$0].bytes < free[$1].bytes }) else { return nil }
+            return free.remove(at: index)
         }
-        lock.unlock()
-        return (Self.allocate(bytes: max(64, bytes)), max(64, bytes))
+        return reused ?? Self.allocate(bytes: max(64, (bytes + 63) / 64 * 64))
     }
 
-    /// Large planes go on 2 MB pages where the kernel allows it: the passes touch every strip of
-    /// a plane in turn, and with 4 KB pages that is one TLB miss per strip.
-    private static func allocate(bytes: Int) -> UnsafeMutableRawPointer {
+    private static func allocate(bytes: Int) -> Buffer {
+        guard bytes >= hugePagesFrom else {
+            return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64), bytes: bytes)
+        }
         let huge = 2 << 20
-        guard bytes >= 2 * huge else { return UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64) }
         let rounded = (bytes + huge - 1) / huge * huge
         let pointer = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: huge)
         #if os(Linux)
         _ = madvise(pointer, rounded, MADV_HUGEPAGE)
         #endif
-        return pointer
+        return Buffer(pointer: pointer, bytes: rounded)
     }
 
-    func recycle(_ buffer: (pointer: UnsafeMutableRawPointer, bytes: Int)) {
-        lock.lock()
-        free.append(buffer)
-        free.sort { $0.bytes > $1.bytes }
-        let dropped = free.count > capacity ? free.removeLast() : nil
-        lock.unlock()
+    func recycle(_ buffer: Buffer) {
+        let dropped = free.withLock { free -> Buffer? in
+            free.append(buffer)
+            free.sort { $0.bytes > $1.bytes }
+            return free.count > capacity ? free.removeLast() : nil
+        }
         dropped?.pointer.deallocate()
     }
 }

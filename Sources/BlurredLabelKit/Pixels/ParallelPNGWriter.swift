@@ -36,12 +36,9 @@ enum ParallelPNGWriter {
             return parallelMap(pieceCount, threads: threads) { index -> [UInt8]? in
                 let start = index * pieceSize, end = min(filteredCount, start + pieceSize)
                 let dictionaryStart = max(0, start - window)
-                var out: UnsafeMutablePointer<UInt8>? = nil
-                var outCount = 0
-                let status = blpng_deflate_piece(base.pointer + start, end - start, base.pointer + dictionaryStart, start - dictionaryStart,
-                                                 Int32(level), index == pieceCount - 1 ? 1 : 0, &out, &outCount)
-                defer { blpng_free(out) }
-                return status == 0 ? [UInt8](UnsafeBufferPointer(start: out, count: outCount)) : nil
+                return deflatePiece(UnsafeBufferPointer(start: base.pointer + start, count: end - start),
+                                    dictionary: UnsafeBufferPointer(start: base.pointer + dictionaryStart, count: start - dictionaryStart),
+                                    level: level, last: index == pieceCount - 1)
             }
         }
         guard results.allSatisfy({ $0 != nil }) else { throw PNGError.encodeFailed(reason: "zlib could not compress the image") }
@@ -66,5 +63,28 @@ enum ParallelPNGWriter {
         } while offset < stream.count
         file += APNGWriter.chunk("IEND", [])
         return file
+    }
+
+    /// One piece of a raw deflate stream: primed with `dictionary` (the data just before it),
+    /// ended with a sync flush so the next piece starts on a byte boundary, or finished if `last`.
+    static func deflatePiece(_ data: UnsafeBufferPointer<UInt8>, dictionary: UnsafeBufferPointer<UInt8>,
+                             level: Int, last: Bool) -> [UInt8]? {
+        var z = z_stream()
+        guard deflateInit2_(&z, Int32(level), Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { deflateEnd(&z) }
+        if dictionary.count > 0, deflateSetDictionary(&z, dictionary.baseAddress, uInt(dictionary.count)) != Z_OK { return nil }
+        let capacity = Int(deflateBound(&z, uLong(data.count))) + 64
+        var out = [UInt8](repeating: 0, count: capacity)
+        z.next_in = UnsafeMutablePointer(mutating: data.baseAddress)
+        z.avail_in = uInt(data.count)
+        let status = out.withUnsafeMutableBufferPointer { buffer in
+            z.next_out = buffer.baseAddress
+            z.avail_out = uInt(capacity)
+            return deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH)
+        }
+        guard (last ? status == Z_STREAM_END : status == Z_OK), z.avail_in == 0 else { return nil }
+        out.removeLast(Int(z.avail_out))
+        return out
     }
 }

@@ -1,7 +1,11 @@
 #ifndef BLURLABEL_BLUR_KERNELS_H
 #define BLURLABEL_BLUR_KERNELS_H
-/* The inner loops of the Gaussian blur: plain C that the compiler vectorizes, because these
-   four loops decide the product's speed. Planning (which filter, which coefficients, which rows
+/* The inner loops of the Gaussian blur: plain C that the compiler vectorizes, compiled once per
+   x86-64 CPU variant (baseline SSE2, x86-64-v2, AVX, AVX2, AVX-512) because Swift cannot compile
+   one function for several instruction sets. The variant is chosen once, after start, by the
+   Swift side (Blur/BlurKernelVariant.swift) from `bl_isa_supported`, and called through the
+   `bl_kernels` table of that variant: no ifunc or target_clones, whose resolvers run before
+   sanitizer runtimes are up. Every variant gives the same bytes (no fused multiply-add). Planning (which filter, which coefficients, which rows
    go to which thread) stays in Swift (Blur/BlurPlan.swift, Blur/GaussianBlur.swift).
 
    Data: 8-bit interleaved samples, `row_length` = width * channels bytes a row; an intermediate
@@ -28,17 +32,63 @@ typedef struct {
     float causal_gain, anticausal_gain; /* steady-state output for a constant input of 1 */
 } bl_section;
 
-/* FIR with a symmetric kernel: weights[0] is the centre tap, weights[1...radius] each side.
-   Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
+/* The most taps each side a fixed-point FIR may have (σ below 9 at ±3.5σ needs 32). */
+#define BL_FIXED_MAX_RADIUS 32
+
+/* A symmetric FIR in fixed point, for small sigmas: 16-bit lanes, exact integer arithmetic, so
+   twice the lanes of float and the same bytes on every machine. The horizontal pass turns
+   samples x (as x * 128) into Q7 sums: bias + Σ mulhi(pair, horizontal[k]) with weights in Q16
+   (horizontal[0] the centre, on x alone). The vertical pass turns those into Q8 sums with weights
+   in Q17: bias + (centre_whole ? h : 0) + mulhi(h, vertical[0]) + Σ mulhi(pair, vertical[k]),
+   and the output byte is the sum >> 8. Each bias holds the rounding (the vertical one also the
+   +0.5 level that rounds to nearest). */
+/* Added to every sample (x * 128) before the horizontal pass; it comes out as 2 * offset in the
+   vertical pass's Q8 sums, where the vertical bias takes it off again. */
+#define BL_FIXED_OFFSET 64
+
+typedef struct {
+    int radius;
+    int tile_samples; /* column tile width in samples, a multiple of channels (0: the whole row) */
+    int vertical_centre_whole;
+    uint16_t horizontal_bias, vertical_bias;
+    uint16_t horizontal[BL_FIXED_MAX_RADIUS + 1];
+    uint16_t vertical[BL_FIXED_MAX_RADIUS + 1];
+} bl_fixed_kernel;
+
+/* Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
    kept in a ring of 2*radius+1 rows, so no full-size intermediate plane is made. */
-void bl_fir_rows(const bl_layout *layout, const float *weights, int radius,
-                 const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
+typedef void (*bl_fixed_fir_rows_fn)(const bl_layout *layout, const bl_fixed_kernel *kernel,
+                                     const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
 
 /* Deriche's recursive filter, two sections. Horizontal works on groups of BL_LANES/channels
    rows; vertical on strips of BL_LANES samples of a row. */
-void bl_deriche_horizontal(const bl_layout *layout, const bl_section sections[2],
-                           const uint8_t *source, float *plane, int group_begin, int group_end);
-void bl_deriche_vertical(const bl_layout *layout, const bl_section sections[2],
-                         const float *plane, uint8_t *destination, int strip_begin, int strip_end);
+typedef void (*bl_deriche_horizontal_fn)(const bl_layout *layout, const bl_section sections[2],
+                                         const uint8_t *source, float *plane, int group_begin, int group_end);
+typedef void (*bl_deriche_vertical_fn)(const bl_layout *layout, const bl_section sections[2],
+                                       const float *plane, uint8_t *destination, int strip_begin, int strip_end);
+
+/* One CPU variant's kernels. */
+typedef struct {
+    bl_fixed_fir_rows_fn fixed_fir_rows;
+    bl_deriche_horizontal_fn deriche_horizontal;
+    bl_deriche_vertical_fn deriche_vertical;
+} bl_kernels;
+
+/* The CPU variants, narrowest first. */
+typedef enum {
+    BL_ISA_BASELINE = 0, /* x86-64: SSE2 (or the target's plain build elsewhere) */
+    BL_ISA_V2 = 1,       /* x86-64-v2: SSE4.2, POPCNT */
+    BL_ISA_AVX = 2,      /* x86-64-v2 plus AVX (Sandy/Ivy Bridge): no AVX2 */
+    BL_ISA_AVX2 = 3,     /* x86-64-v3: AVX2, FMA (not used for arithmetic), BMI2 */
+    BL_ISA_AVX512 = 4,   /* x86-64-v4: AVX-512 F, BW, DQ, VL, CD */
+    BL_ISA_COUNT = 5
+} bl_isa;
+
+/* 1 when this CPU (and its operating system) can run the variant, else 0. */
+int bl_isa_supported(int isa);
+
+/* The variant's kernels, or NULL for a variant not built for this target. Only call variants
+   for which bl_isa_supported answers 1. */
+const bl_kernels *bl_kernels_for(int isa);
 
 #endif

@@ -78,8 +78,3 @@ void blpng_free(void *pointer);
 /// for each row the filter with the smallest sum of absolute values (libpng's heuristic).
 void blpng_filter_rows(const uint8_t *rows, size_t row_bytes, int bytes_per_pixel,
                        uint32_t first, uint32_t last, uint8_t *out);
-
-/// Raw deflate of data[0, size) primed with dictionary; ends byte-aligned (sync flush), or
-/// finishes the stream when last. Returns 0 on success; *out is malloc'ed (free with blpng_free).
-int blpng_deflate_piece(const uint8_t *data, size_t size, const uint8_t *dictionary, size_t dictionary_size,
-                        int level, int last, uint8_t **out, size_t *out_size);

@@ -1,21 +1,14 @@
-#include "blur_kernels.h"
-#include <stdlib.h>
-#include <string.h>
+/* The blur's inner loops, written once and compiled once per CPU variant: each kernels_*.c file
+   defines BL_VARIANT(name) (the variant's suffix) and wraps this file in a target attribute.
+   Nothing here may depend on the variant but speed: every variant gives the same bytes. No
+   #include here (system headers must stay outside the target region). */
 
 /* No fused multiply-add: the same binary must give the same bytes on every x86-64 machine,
-   whichever clone below runs. */
+   whichever variant runs. */
 #pragma clang fp contract(off)
 
-#if defined(__x86_64__) && defined(__clang__)
-#define BL_MULTIVERSION __attribute__((target_clones("avx2", "default")))
-#else
-#define BL_MULTIVERSION
-#endif
-
-#define FIR_BLOCK 64
 
 #if defined(__x86_64__)
-#include <xmmintrin.h>
 /* Denormals (signals decaying into empty areas) are flushed to zero: they are far below an 8-bit
    level, and arithmetic on them is a hundred times slower. */
 #define FAST_FLOATS_BEGIN unsigned int saved_csr = _mm_getcsr(); _mm_setcsr(saved_csr | 0x8040);
@@ -25,6 +18,9 @@
 #define FAST_FLOATS_END
 #endif
 
+/* aligned_alloc's size must be a multiple of the alignment (C11; sanitizers refuse others). */
+static inline void *bl_aligned_alloc(size_t bytes) { return aligned_alloc(64, (bytes + 63) & ~(size_t)63); }
+
 static inline uint8_t to_byte(float v) {
     v += 0.5f;
     v = v < 0.0f ? 0.0f : v;
@@ -32,74 +28,134 @@ static inline uint8_t to_byte(float v) {
     return (uint8_t)(int)v;
 }
 
-/* One row through the horizontal FIR: 8-bit samples in, floats out (row_length of them). */
-static inline __attribute__((always_inline)) void fir_row(const bl_layout *L, const float *w, int radius,
-                                                          const uint8_t *row, float *padded, float *out) {
-    const int ch = L->channels, n = L->row_length, pad = radius * ch;
-    float *p = padded + pad;
-    for (int i = 0; i < n; i++) p[i] = (float)row[i];
-    for (int i = n; i < L->float_stride + FIR_BLOCK; i++) p[i] = 0.0f;
-    for (int i = 0; i < pad; i++) {
-        int k = i % ch;
-        p[i - pad] = L->clamp ? (float)row[k] : 0.0f;
-        p[n + i] = L->clamp ? (float)row[n - ch + k] : 0.0f;
+/* 16-bit lanes, as wide as the variant's registers (BL_VECTOR_BYTES, set by its kernels_*.c).
+   The vectors are spelled out: from plain loops the compiler widens mulhi to 32-bit lanes. */
+typedef uint16_t u16v __attribute__((vector_size(BL_VECTOR_BYTES)));
+typedef uint8_t u8v __attribute__((vector_size(BL_VECTOR_BYTES / 2)));
+#define U16_LANES (BL_VECTOR_BYTES / 2)
+/* Samples a fixed-point FIR step computes together: eight registers of accumulators. */
+#define FIXED_VECTORS 8
+#define FIXED_BLOCK (FIXED_VECTORS * U16_LANES)
+
+static inline __attribute__((always_inline)) u16v load_u16v(const uint16_t *p) { u16v v; memcpy(&v, p, sizeof v); return v; }
+static inline __attribute__((always_inline)) void store_u16v(uint16_t *p, u16v v) { memcpy(p, &v, sizeof v); }
+static inline __attribute__((always_inline)) u16v splat_u16v(uint16_t x) { u16v v = {0}; return v + x; }
+
+/* (a * b) >> 16 per 16-bit lane: pmulhuw. */
+static inline __attribute__((always_inline)) u16v mul_high(u16v a, u16v b) {
+#if BL_VECTOR_BYTES == 64
+    return (u16v)_mm512_mulhi_epu16((__m512i)a, (__m512i)b);
+#elif BL_VECTOR_BYTES == 32
+    return (u16v)_mm256_mulhi_epu16((__m256i)a, (__m256i)b);
+#elif defined(__x86_64__)
+    return (u16v)_mm_mulhi_epu16((__m128i)a, (__m128i)b);
+#else
+    u16v r;
+    for (int i = 0; i < U16_LANES; i++) r[i] = (uint16_t)(((uint32_t)a[i] * b[i]) >> 16);
+    return r;
+#endif
+}
+
+/* One tile of a row through the horizontal fixed-point FIR: 8-bit samples in, Q7 sums out (`tw`
+   16-bit values from sample x0, 128 per level, plus BL_FIXED_OFFSET). `padded` holds the tile as
+   x * 128 + BL_FIXED_OFFSET with the `pad` samples beyond each side (from the row, or the edge
+   rule outside it), so a left + right pair (at most 2 * (255 * 128 + 64) = 65408) fits 16 bits.
+   The offset keeps every product off zero, so each truncation loses half a unit on average
+   everywhere, empty areas included, and the biases make up for exactly that. */
+static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K, const uint8_t *row,
+                                                                int x0, int tw, uint16_t *padded, uint16_t *out) {
+    const int ch = L->channels, n = L->row_length, radius = K->radius, pad = radius * ch;
+    uint16_t *p = padded + pad;
+    const int left_end = -x0 < tw + pad ? -x0 : tw + pad;                 /* samples before the row */
+    const int inside_begin = -x0 > -pad ? -x0 : -pad;
+    const int inside_end = n - x0 < tw + pad ? n - x0 : tw + pad;
+    for (int i = -pad; i < left_end; i++) {
+        int channel = ((x0 + i) % ch + ch) % ch;
+        p[i] = (uint16_t)((L->clamp ? row[channel] << 7 : 0) + BL_FIXED_OFFSET);
     }
-    for (int j0 = 0; j0 < n; j0 += FIR_BLOCK) {
-        float acc[FIR_BLOCK];
-        for (int j = 0; j < FIR_BLOCK; j++) acc[j] = w[0] * p[j0 + j];
+    for (int i = inside_begin; i < inside_end; i++) p[i] = (uint16_t)((row[x0 + i] << 7) + BL_FIXED_OFFSET);
+    for (int i = inside_end > -pad ? inside_end : -pad; i < tw + pad; i++) { /* samples after the row */
+        int channel = (x0 + i - n) % ch;
+        p[i] = (uint16_t)((L->clamp ? row[n - ch + channel] << 7 : 0) + BL_FIXED_OFFSET);
+    }
+    for (int i = tw + pad; i < tw + pad + FIXED_BLOCK; i++) p[i] = 0;
+    const u16v bias = splat_u16v(K->horizontal_bias), centre = splat_u16v(K->horizontal[0]);
+    for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
+        u16v acc[FIXED_VECTORS];
+        for (int v = 0; v < FIXED_VECTORS; v++) acc[v] = bias + mul_high(load_u16v(p + j0 + v * U16_LANES), centre);
         for (int k = 1; k <= radius; k++) {
-            const float *left = p + j0 - k * ch, *right = p + j0 + k * ch;
-            const float wk = w[k];
-            for (int j = 0; j < FIR_BLOCK; j++) acc[j] += wk * (left[j] + right[j]);
+            const uint16_t *left = p + j0 - k * ch, *right = p + j0 + k * ch;
+            const u16v wk = splat_u16v(K->horizontal[k]);
+            for (int v = 0; v < FIXED_VECTORS; v++)
+                acc[v] += mul_high(load_u16v(left + v * U16_LANES) + load_u16v(right + v * U16_LANES), wk);
         }
-        memcpy(out + j0, acc, sizeof acc);
+        for (int v = 0; v < FIXED_VECTORS; v++) store_u16v(out + j0 + v * U16_LANES, acc[v]);
     }
 }
 
-BL_MULTIVERSION
-void bl_fir_rows(const bl_layout *L, const float *w, int radius,
-                 const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
-    FAST_FLOATS_BEGIN
-    const int h = L->height, n = L->row_length, ch = L->channels;
+/* Rows row_begin..<row_end, one column tile (K->tile_samples wide) after another, so the ring of
+   2r+1 filtered rows stays in the core's own cache however wide the picture. Integer sums: the
+   bytes do not depend on the tiling. */
+static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel *K,
+                                       const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
+    const int h = L->height, n = L->row_length, ch = L->channels, radius = K->radius;
+    const int tile = K->tile_samples > 0 && K->tile_samples < n ? K->tile_samples : n;
     const int slots = 2 * radius + 1;
-    const size_t stride = (size_t)L->float_stride + FIR_BLOCK;
-    float *ring = (float *)aligned_alloc(64, sizeof(float) * stride * (size_t)slots);
-    float *zero = (float *)aligned_alloc(64, sizeof(float) * stride);
-    float *padded = (float *)aligned_alloc(64, sizeof(float) * (stride + 2 * (size_t)radius * ch + FIR_BLOCK + 16));
-    const float **rows = (const float **)malloc(sizeof(float *) * (size_t)slots);
-    if (!ring || !zero || !padded || !rows) abort();
-    memset(zero, 0, sizeof(float) * stride);
-    int filtered_up_to = row_begin - radius - 1; /* rows of the image already in the ring */
-    for (int y = row_begin; y < row_end; y++) {
-        /* Horizontally filter the rows this output row needs that are not in the ring yet. */
-        int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
-        for (int k = first; k <= y + radius; k++) {
-            if (k < 0 || k >= h) continue;
-            fir_row(L, w, radius, source + (size_t)k * n, padded, ring + (size_t)(k % slots) * stride);
-        }
-        filtered_up_to = y + radius;
-        for (int k = -radius; k <= radius; k++) {
-            int r = y + k;
-            if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
-            rows[k + radius] = (r < 0 || r >= h) ? zero : ring + (size_t)(r % slots) * stride;
-        }
-        uint8_t *out = destination + (size_t)y * n;
-        const float *centre = rows[radius];
-        for (int j0 = 0; j0 < n; j0 += FIR_BLOCK) {
-            float acc[FIR_BLOCK];
-            for (int j = 0; j < FIR_BLOCK; j++) acc[j] = w[0] * centre[j0 + j];
-            for (int k = 1; k <= radius; k++) {
-                const float *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
-                const float wk = w[k];
-                for (int j = 0; j < FIR_BLOCK; j++) acc[j] += wk * (a[j] + b[j]);
+    const size_t stride = ((size_t)tile + 2 * FIXED_BLOCK) & ~(size_t)(FIXED_BLOCK - 1);
+    uint16_t *ring = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride * (size_t)slots);
+    uint16_t *outside = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride);
+    uint16_t *padded = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * (stride + 2 * (size_t)radius * ch + FIXED_BLOCK + 32));
+    const uint16_t **rows = (const uint16_t **)malloc(sizeof(uint16_t *) * (size_t)slots);
+    if (!ring || !outside || !padded || !rows) abort();
+    /* Rows beyond a transparent edge: what the horizontal pass makes of an empty row, so a picture
+       blurs the same whatever empty margin it has. */
+    uint32_t empty = K->horizontal_bias + ((uint32_t)BL_FIXED_OFFSET * K->horizontal[0] >> 16);
+    for (int k = 1; k <= radius; k++) empty += (uint32_t)(2 * BL_FIXED_OFFSET) * K->horizontal[k] >> 16;
+    for (size_t i = 0; i < stride; i++) outside[i] = (uint16_t)empty;
+    const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
+    const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
+    for (int x0 = 0; x0 < n; x0 += tile) {
+        const int tw = n - x0 < tile ? n - x0 : tile;
+        int filtered_up_to = row_begin - radius - 1; /* rows of the image already in the ring */
+        for (int y = row_begin; y < row_end; y++) {
+            /* Horizontally filter the rows this output row needs that are not in the ring yet. */
+            int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
+            for (int k = first; k <= y + radius; k++) {
+                if (k < 0 || k >= h) continue;
+                fixed_fir_row(L, K, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
             }
-            int count = n - j0 < FIR_BLOCK ? n - j0 : FIR_BLOCK;
-            if (count == FIR_BLOCK) for (int j = 0; j < FIR_BLOCK; j++) out[j0 + j] = to_byte(acc[j]);
-            else for (int j = 0; j < count; j++) out[j0 + j] = to_byte(acc[j]);
+            filtered_up_to = y + radius;
+            for (int k = -radius; k <= radius; k++) {
+                int r = y + k;
+                if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
+                rows[k + radius] = (r < 0 || r >= h) ? outside : ring + (size_t)(r % slots) * stride;
+            }
+            uint8_t *out = destination + (size_t)y * n + x0;
+            const uint16_t *mid = rows[radius];
+            for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
+                /* Q8 sums: the centre weight (Q17) may be 1 or more, split as whole + fraction. */
+                u16v acc[FIXED_VECTORS];
+                for (int v = 0; v < FIXED_VECTORS; v++) {
+                    u16v m = load_u16v(mid + j0 + v * U16_LANES);
+                    acc[v] = bias + (m & whole) + mul_high(m, centre);
+                }
+                for (int k = 1; k <= radius; k++) {
+                    const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
+                    const u16v wk = splat_u16v(K->vertical[k]);
+                    for (int v = 0; v < FIXED_VECTORS; v++)
+                        acc[v] += mul_high(load_u16v(a + v * U16_LANES) + load_u16v(b + v * U16_LANES), wk);
+                }
+                uint8_t bytes[FIXED_BLOCK];
+                for (int v = 0; v < FIXED_VECTORS; v++) {
+                    u8v b = __builtin_convertvector(acc[v] >> 8, u8v);
+                    memcpy(bytes + v * U16_LANES, &b, sizeof b);
+                }
+                int count = tw - j0 < FIXED_BLOCK ? tw - j0 : FIXED_BLOCK;
+                memcpy(out + j0, bytes, (size_t)count);
+            }
         }
     }
-    free(ring); free(zero); free(padded); free(rows);
-    FAST_FLOATS_END
+    free(ring); free(outside); free(padded); free(rows);
 }
 
 /* One line of LANES independent signals: a causal sweep into `scratch`, then an anticausal
@@ -203,13 +259,12 @@ static inline __attribute__((always_inline)) void store_group_mask(float *plane,
     }
 }
 
-BL_MULTIVERSION
-void bl_deriche_horizontal(const bl_layout *L, const bl_section sections[2],
+static void BL_VARIANT(deriche_horizontal)(const bl_layout *L, const bl_section sections[2],
                            const uint8_t *source, float *plane, int group_begin, int group_end) {
     FAST_FLOATS_BEGIN
     const int w = L->width, ch = L->channels, rows_per_group = BL_LANES / ch;
-    float *block = (float *)aligned_alloc(64, sizeof(float) * (size_t)w * BL_LANES);
-    float *scratch = (float *)aligned_alloc(64, sizeof(float) * (size_t)w * BL_LANES);
+    float *block = (float *)bl_aligned_alloc(sizeof(float) * (size_t)w * BL_LANES);
+    float *scratch = (float *)bl_aligned_alloc(sizeof(float) * (size_t)w * BL_LANES);
     if (!block || !scratch) abort();
     for (int g = group_begin; g < group_end; g++) {
         const int y0 = g * rows_per_group;
@@ -238,12 +293,11 @@ static inline __attribute__((always_inline)) void clamp_colour_to_alpha(float *v
     }
 }
 
-BL_MULTIVERSION
-void bl_deriche_vertical(const bl_layout *L, const bl_section sections[2],
+static void BL_VARIANT(deriche_vertical)(const bl_layout *L, const bl_section sections[2],
                          const float *plane, uint8_t *destination, int strip_begin, int strip_end) {
     FAST_FLOATS_BEGIN
     const int h = L->height, n = L->row_length, ch = L->channels;
-    float *scratch = (float *)aligned_alloc(64, sizeof(float) * (size_t)h * BL_LANES);
+    float *scratch = (float *)bl_aligned_alloc(sizeof(float) * (size_t)h * BL_LANES);
     if (!scratch) abort();
     for (int strip = strip_begin; strip < strip_end; strip++) {
         const int j = strip * BL_LANES;
@@ -264,3 +318,9 @@ void bl_deriche_vertical(const bl_layout *L, const bl_section sections[2],
     free(scratch);
     FAST_FLOATS_END
 }
+
+const bl_kernels BL_VARIANT(bl_kernels) = {
+    .fixed_fir_rows = BL_VARIANT(fixed_fir_rows),
+    .deriche_horizontal = BL_VARIANT(deriche_horizontal),
+    .deriche_vertical = BL_VARIANT(deriche_vertical),
+};

@@ -1,0 +1,13 @@
+/* The avx512 variant of the blur kernels (avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx2,fma,bmi,bmi2,lzcnt,movbe,f16c,avx,sse4.2,popcnt,ssse3). */
+#include "blur_kernels.h"
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define BL_VECTOR_BYTES 64
+#define BL_VARIANT(name) name##_avx512
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx2,fma,bmi,bmi2,lzcnt,movbe,f16c,avx,sse4.2,popcnt,ssse3"))), apply_to = function)
+#include "kernels_body.h"
+#pragma clang attribute pop
+#endif

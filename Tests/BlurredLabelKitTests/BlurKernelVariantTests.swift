@@ -1,0 +1,85 @@
+import Testing
+@testable import BlurredLabelKit
+
+/// Every CPU variant of the blur kernels must give the baseline's bytes. A variant this CPU lacks
+/// cannot run here: its test is skipped, with the reason shown in the test output.
+@Suite("Blur kernel variants")
+struct BlurKernelVariantTests {
+    static let sigmas: [Double] = [0.5, 1, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60]
+
+    /// RGBA (premultiplied, random) and mask pictures at odd sizes, wide enough for several FIR
+    /// blocks and recursive strips, blurred by `variant` and by the baseline.
+    static func expectSameBytes(as variant: BlurKernelVariant) throws {
+        var random = TestRandom(state: 29)
+        let width = 203, height = 71
+        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
+            let a = random.next() | 1
+            return [random.next() % a, random.next() % a, random.next() % a, a]
+        }
+        let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+        let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 5))
+        for sigma in sigmas {
+            for edges in [BlurEdges.clamp, .transparent] {
+                let blur = try GaussianBlur(sigma: sigma, edges: edges)
+                let reference = blur.using(.baseline)
+                #expect(blur.using(variant).apply(to: image, threads: 1) == reference.apply(to: image, threads: 1),
+                        "\(variant) RGBA σ \(sigma) \(edges)")
+                #expect(blur.using(variant).apply(to: mask, threads: 3) == reference.apply(to: mask, threads: 1),
+                        "\(variant) mask σ \(sigma) \(edges)")
+            }
+        }
+    }
+
+    @Test("x86-64-v2 gives the baseline's bytes", .enabled(if: BlurKernelVariant.v2.isSupported, "this CPU lacks SSE4.2"))
+    func v2() throws { try Self.expectSameBytes(as: .v2) }
+
+    @Test("AVX gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx.isSupported, "this CPU lacks AVX"))
+    func avx() throws { try Self.expectSameBytes(as: .avx) }
+
+    @Test("AVX2 gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx2.isSupported, "this CPU lacks AVX2"))
+    func avx2() throws { try Self.expectSameBytes(as: .avx2) }
+
+    @Test("AVX-512 gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx512.isSupported, "this CPU lacks AVX-512 (F, BW, DQ, VL, CD)"))
+    func avx512() throws { try Self.expectSameBytes(as: .avx512) }
+
+    /// The small-σ FIR works in column tiles (`FIRKernel.tileSamples`) counted in samples, so an
+    /// RGBA picture is cut at a quarter of the pixels a mask of the same width is: equal bytes
+    /// prove the tiling changes nothing.
+    @Test("column tiles of the small-σ FIR change no byte", arguments: [1.0, 2.5, 8.99])
+    func columnTiles(sigma: Double) throws {
+        let kernel = FIRKernel(sigma: sigma)
+        let width = kernel.tileSamples / 4 * 2 + 37, height = 23
+        #expect(width * 4 > 2 * kernel.tileSamples && width < kernel.tileSamples) // RGBA: 3 tiles; mask: 1
+        let values = hardEdgedMask(width: width, height: height, seed: 17)
+        let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
+        let mask = try CoverageMask(width: width, height: height, values: values)
+        for edges in [BlurEdges.clamp, .transparent] {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            #expect(blur.apply(to: image, threads: 2).pixels == blur.apply(to: mask, threads: 1).values.flatMap { [$0, $0, $0, $0] },
+                    "σ \(sigma) \(edges)")
+        }
+    }
+
+    @Test func variantsAreOrderedNarrowestFirst() {
+        #expect(BlurKernelVariant.baseline.isSupported)
+        // A CPU that runs a variant runs every narrower one.
+        let supported = BlurKernelVariant.allCases.map(\.isSupported)
+        #expect(supported == supported.sorted(by: { $0 && !$1 }))
+        #expect(BlurKernelVariant.active.isSupported)
+    }
+
+    @Test("BLURLABEL_ISA: honoured when the CPU has it, refused with a warning otherwise")
+    func choosing() {
+        let upToAVX2: (BlurKernelVariant) -> Bool = { $0 != .avx512 }
+        #expect(BlurKernelVariant.choose(requested: nil, supports: upToAVX2) == (.avx2, nil))
+        #expect(BlurKernelVariant.choose(requested: "", supports: upToAVX2) == (.avx2, nil))
+        #expect(BlurKernelVariant.choose(requested: "v2", supports: upToAVX2) == (.v2, nil))
+        #expect(BlurKernelVariant.choose(requested: "BASELINE", supports: upToAVX2) == (.baseline, nil))
+        let lacking = BlurKernelVariant.choose(requested: "avx512", supports: upToAVX2)
+        #expect(lacking.variant == .avx2)
+        #expect(lacking.warning == "BLURLABEL_ISA=avx512: this CPU lacks that variant; using avx2")
+        let unknown = BlurKernelVariant.choose(requested: "sse9", supports: upToAVX2)
+        #expect(unknown.variant == .avx2)
+        #expect(unknown.warning?.contains("is not one of baseline, v2, avx, avx2, avx512") == true)
+    }
+}
