@@ -60,44 +60,67 @@ enum RegionFill {
 /// Replacing the pixels under secure regions with a picture made from the pixels around them.
 enum RegionSynthesis {
     /// Every pixel inside `secrets` replaced by a smooth interpolation of the nearest non-secret
-    /// pixels left, right, above and below it (weighted by inverse distance). Pixels outside the
-    /// secrets are untouched, and nothing written depends on any secret pixel.
+    /// pixels left, right, above and below it (weighted by inverse distance; where none exists in
+    /// any direction, opaque mid grey). Pixels outside the secrets are untouched, and nothing
+    /// written depends on any secret pixel.
+    ///
+    /// Linear in the image's area: a row's secret run shares its left and right neighbours, and a
+    /// column's secret run its upper and lower ones, each found once (the column's lower end is
+    /// found when the run is first met and remembered for the pixels below).
     static func replacingSecrets(in image: Image, secrets: [Redaction.Rect]) -> Image {
         let w = image.width, h = image.height
         var secret = [Bool](repeating: false, count: w * h)
         for r in secrets { for y in r.y..<(r.y + r.height) { for x in r.x..<(r.x + r.width) { secret[y * w + x] = true } } }
-        // Nearest non-secret pixel in each direction, per row and per column.
         var out = image
-        let source = image.pixels
-        for y in 0..<h {
-            var x = 0
-            while x < w {
-                guard secret[y * w + x] else { x += 1; continue }
-                var end = x
-                while end < w && secret[y * w + end] { end += 1 }
-                for sx in x..<end {
-                    var total = [Double](repeating: 0, count: 4), weight = 0.0
-                    func take(_ px: Int, _ py: Int, _ distance: Int) {
-                        let k = 1.0 / Double(distance)
-                        for c in 0..<4 { total[c] += k * Double(source[(py * w + px) * 4 + c]) }
-                        weight += k
+        // Per column: the last non-secret row seen above (-1: none), and the first non-secret row
+        // at or below the current one (h: none), valid while it is >= the current row.
+        var above = [Int](repeating: -1, count: w)
+        var below = [Int](repeating: -1, count: w)
+        secret.withUnsafeBufferPointer { secret in
+            image.pixels.withUnsafeBufferPointer { source in
+                out.pixels.withUnsafeMutableBufferPointer { target in
+                    for y in 0..<h {
+                        var x = 0
+                        while x < w {
+                            guard secret[y * w + x] else { above[x] = y; x += 1; continue }
+                            var end = x
+                            while end < w && secret[y * w + end] { end += 1 }
+                            for sx in x..<end {
+                                if below[sx] < y {
+                                    var down = y + 1
+                                    while down < h && secret[down * w + sx] { down += 1 }
+                                    below[sx] = down
+                                }
+                                var t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0, weight = 0.0
+                                // The same order of sums as ever (left, right, up, down): same bytes.
+                                func take(_ px: Int, _ py: Int, _ distance: Int) {
+                                    let k = 1.0 / Double(distance), i = (py * w + px) * 4
+                                    t0 += k * Double(source[i]); t1 += k * Double(source[i + 1])
+                                    t2 += k * Double(source[i + 2]); t3 += k * Double(source[i + 3])
+                                    weight += k
+                                }
+                                if x > 0 { take(x - 1, y, sx - x + 1) }
+                                if end < w { take(end, y, end - sx) }
+                                let up = above[sx]
+                                if up >= 0 { take(sx, up, y - up) }
+                                let down = below[sx]
+                                if down < h { take(sx, down, down - y) }
+                                let i = (y * w + sx) * 4
+                                if weight == 0 {
+                                    target[i] = 128; target[i + 1] = 128; target[i + 2] = 128; target[i + 3] = 255
+                                } else {
+                                    let a = UInt8(min(255, (t3 / weight).rounded()))
+                                    // Premultiplied colour must not exceed alpha.
+                                    target[i] = min(UInt8(min(255, (t0 / weight).rounded())), a)
+                                    target[i + 1] = min(UInt8(min(255, (t1 / weight).rounded())), a)
+                                    target[i + 2] = min(UInt8(min(255, (t2 / weight).rounded())), a)
+                                    target[i + 3] = a
+                                }
+                            }
+                            x = end
+                        }
                     }
-                    if x > 0 { take(x - 1, y, sx - x + 1) }
-                    if end < w { take(end, y, end - sx) }
-                    var up = y - 1
-                    while up >= 0 && secret[up * w + sx] { up -= 1 }
-                    if up >= 0 { take(sx, up, y - up) }
-                    var down = y + 1
-                    while down < h && secret[down * w + sx] { down += 1 }
-                    if down < h { take(sx, down, down - y) }
-                    let i = (y * w + sx) * 4
-                    for c in 0..<4 {
-                        out.pixels[i + c] = weight == 0 ? (c == 3 ? 255 : 128) : UInt8(min(255, (total[c] / weight).rounded()))
-                    }
-                    // Premultiplied colour must not exceed alpha.
-                    for c in 0..<3 { out.pixels[i + c] = min(out.pixels[i + c], out.pixels[i + 3]) }
                 }
-                x = end
             }
         }
         return out
