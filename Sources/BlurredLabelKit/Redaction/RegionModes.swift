@@ -64,66 +64,96 @@ enum RegionSynthesis {
     /// any direction, opaque mid grey). Pixels outside the secrets are untouched, and nothing
     /// written depends on any secret pixel.
     ///
-    /// Linear in the image's area: a row's secret run shares its left and right neighbours, and a
-    /// column's secret run its upper and lower ones, each found once (the column's lower end is
-    /// found when the run is first met and remembered for the pixels below).
+    /// Linear in the secrets' bounding box: a row's secret run shares its left and right
+    /// neighbours, and each column's nearest outside rows above and below come from one pass down
+    /// and one pass up over the rows (row order, so memory is read in sequence).
     static func replacingSecrets(in image: Image, secrets: [Redaction.Rect]) -> Image {
+        guard !secrets.isEmpty else { return image }
         let w = image.width, h = image.height
-        var secret = [Bool](repeating: false, count: w * h)
-        for r in secrets { for y in r.y..<(r.y + r.height) { for x in r.x..<(r.x + r.width) { secret[y * w + x] = true } } }
-        var out = image
-        // Per column: the last non-secret row seen above (-1: none), and the first non-secret row
-        // at or below the current one (h: none), valid while it is >= the current row.
-        var above = [Int](repeating: -1, count: w)
-        var below = [Int](repeating: -1, count: w)
+        // The bounding box of the secrets; every pixel outside it is outside every secret.
+        let x0 = secrets.map(\.x).min()!, x1 = secrets.map { $0.x + $0.width }.max()!
+        let y0 = secrets.map(\.y).min()!, y1 = secrets.map { $0.y + $0.height }.max()!
+        let bw = x1 - x0, bh = y1 - y0
+        var secret = [Bool](repeating: false, count: bw * bh)
+        secret.withUnsafeMutableBufferPointer { mask in
+            for r in secrets {
+                for y in r.y..<(r.y + r.height) {
+                    (mask.baseAddress! + (y - y0) * bw + (r.x - x0)).update(repeating: true, count: r.width)
+                }
+            }
+        }
+        // For every pixel of the box, the first row at or below it that is outside the secrets in
+        // its column (h: none); filled from the bottom up.
+        var below = [Int32](repeating: 0, count: bw * bh)
         secret.withUnsafeBufferPointer { secret in
-            image.pixels.withUnsafeBufferPointer { source in
-                out.pixels.withUnsafeMutableBufferPointer { target in
-                    for y in 0..<h {
-                        var x = 0
-                        while x < w {
-                            guard secret[y * w + x] else { above[x] = y; x += 1; continue }
-                            var end = x
-                            while end < w && secret[y * w + end] { end += 1 }
-                            for sx in x..<end {
-                                if below[sx] < y {
-                                    var down = y + 1
-                                    while down < h && secret[down * w + sx] { down += 1 }
-                                    below[sx] = down
+            below.withUnsafeMutableBufferPointer { below in
+                var next = [Int32](repeating: Int32(y1), count: bw) // row y1 is outside every secret, or is h
+                for y in stride(from: bh - 1, through: 0, by: -1) {
+                    for x in 0..<bw {
+                        if !secret[y * bw + x] { next[x] = Int32(y0 + y) }
+                        below[y * bw + x] = next[x]
+                    }
+                }
+            }
+        }
+        var out = image
+        var above = [Int](repeating: y0 - 1, count: bw) // row y0 - 1 is outside every secret, or is -1
+        secret.withUnsafeBufferPointer { secret in
+            below.withUnsafeBufferPointer { below in
+                image.pixels.withUnsafeBufferPointer { source in
+                    out.pixels.withUnsafeMutableBufferPointer { target in
+                        for by in 0..<bh {
+                            let y = y0 + by
+                            var bx = 0
+                            while bx < bw {
+                                guard secret[by * bw + bx] else { above[bx] = y; bx += 1; continue }
+                                var end = bx
+                                while end < bw && secret[by * bw + end] { end += 1 }
+                                let left = x0 + bx - 1, right = x0 + end // outside the run (-1 or w: none)
+                                for sbx in bx..<end {
+                                    let sx = x0 + sbx
+                                    var t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0, weight = 0.0
+                                    // The order of the sums (left, right, up, down) is part of the rule: same bytes.
+                                    func take(_ px: Int, _ py: Int, _ distance: Int) {
+                                        let k = 1.0 / Double(distance), i = (py * w + px) * 4
+                                        t0 += k * Double(source[i]); t1 += k * Double(source[i + 1])
+                                        t2 += k * Double(source[i + 2]); t3 += k * Double(source[i + 3])
+                                        weight += k
+                                    }
+                                    if left >= 0 { take(left, y, sx - left) }
+                                    if right < w { take(right, y, right - sx) }
+                                    let up = above[sbx]
+                                    if up >= 0 { take(sx, up, y - up) }
+                                    let down = Int(below[by * bw + sbx])
+                                    if down < h { take(sx, down, down - y) }
+                                    let i = (y * w + sx) * 4
+                                    if weight == 0 {
+                                        target[i] = 128; target[i + 1] = 128; target[i + 2] = 128; target[i + 3] = 255
+                                    } else {
+                                        let a = level(t3 / weight)
+                                        // Premultiplied colour must not exceed alpha.
+                                        target[i] = min(level(t0 / weight), a)
+                                        target[i + 1] = min(level(t1 / weight), a)
+                                        target[i + 2] = min(level(t2 / weight), a)
+                                        target[i + 3] = a
+                                    }
                                 }
-                                var t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0, weight = 0.0
-                                // The same order of sums as ever (left, right, up, down): same bytes.
-                                func take(_ px: Int, _ py: Int, _ distance: Int) {
-                                    let k = 1.0 / Double(distance), i = (py * w + px) * 4
-                                    t0 += k * Double(source[i]); t1 += k * Double(source[i + 1])
-                                    t2 += k * Double(source[i + 2]); t3 += k * Double(source[i + 3])
-                                    weight += k
-                                }
-                                if x > 0 { take(x - 1, y, sx - x + 1) }
-                                if end < w { take(end, y, end - sx) }
-                                let up = above[sx]
-                                if up >= 0 { take(sx, up, y - up) }
-                                let down = below[sx]
-                                if down < h { take(sx, down, down - y) }
-                                let i = (y * w + sx) * 4
-                                if weight == 0 {
-                                    target[i] = 128; target[i + 1] = 128; target[i + 2] = 128; target[i + 3] = 255
-                                } else {
-                                    let a = UInt8(min(255, (t3 / weight).rounded()))
-                                    // Premultiplied colour must not exceed alpha.
-                                    target[i] = min(UInt8(min(255, (t0 / weight).rounded())), a)
-                                    target[i + 1] = min(UInt8(min(255, (t1 / weight).rounded())), a)
-                                    target[i + 2] = min(UInt8(min(255, (t2 / weight).rounded())), a)
-                                    target[i + 3] = a
-                                }
+                                bx = end
                             }
-                            x = end
                         }
                     }
                 }
             }
         }
         return out
+    }
+
+    /// `UInt8(min(255, x.rounded()))` for 0 <= x, without a call into libm: the whole part by
+    /// truncation, and `x - whole` is exact, so ties go up exactly as `rounded()` sends them.
+    @inline(__always)
+    private static func level(_ x: Double) -> UInt8 {
+        let whole = Int(x)
+        return UInt8(min(255, x - Double(whole) >= 0.5 ? whole + 1 : whole))
     }
 }
 
