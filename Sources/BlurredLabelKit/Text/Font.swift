@@ -53,7 +53,7 @@ public final class Font: @unchecked Sendable {
             bytes.deallocate()
             throw error == 0x06 /* FT_Err_Invalid_Argument */ || error == 0x10
                 ? FontError.badFaceIndex(name: name, index: index)
-                : FontError.notAFont(name: name, reason: "FreeType error \(error)")
+                : FontError.notAFont(name: name, reason: FreeTypeErrorText.describe(error))
         }
         guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
             FT_Done_Face(face); FT_Done_FreeType(library); bytes.deallocate()
