@@ -16,6 +16,9 @@
 
 #if defined(__x86_64__)
 #include <xmmintrin.h>
+
+/* aligned_alloc wants a size that is a multiple of the alignment (C11); round it up. */
+static void *aligned_alloc64(size_t size) { return aligned_alloc(64, (size + 63) & ~(size_t)63); }
 /* Denormals (signals decaying into empty areas) are flushed to zero: they are far below an 8-bit
    level, and arithmetic on them is a hundred times slower. */
 #define FAST_FLOATS_BEGIN unsigned int saved_csr = _mm_getcsr(); _mm_setcsr(saved_csr | 0x8040);
@@ -63,9 +66,9 @@ void bl_fir_rows(const bl_layout *L, const float *w, int radius,
     const int h = L->height, n = L->row_length, ch = L->channels;
     const int slots = 2 * radius + 1;
     const size_t stride = (size_t)L->float_stride + FIR_BLOCK;
-    float *ring = (float *)aligned_alloc(64, sizeof(float) * stride * (size_t)slots);
-    float *zero = (float *)aligned_alloc(64, sizeof(float) * stride);
-    float *padded = (float *)aligned_alloc(64, sizeof(float) * (stride + 2 * (size_t)radius * ch + FIR_BLOCK + 16));
+    float *ring = (float *)aligned_alloc64(sizeof(float) * stride * (size_t)slots);
+    float *zero = (float *)aligned_alloc64(sizeof(float) * stride);
+    float *padded = (float *)aligned_alloc64(sizeof(float) * (stride + 2 * (size_t)radius * ch + FIR_BLOCK + 16));
     const float **rows = (const float **)malloc(sizeof(float *) * (size_t)slots);
     if (!ring || !zero || !padded || !rows) abort();
     memset(zero, 0, sizeof(float) * stride);
@@ -208,8 +211,8 @@ void bl_deriche_horizontal(const bl_layout *L, const bl_section sections[2],
                            const uint8_t *source, float *plane, int group_begin, int group_end) {
     FAST_FLOATS_BEGIN
     const int w = L->width, ch = L->channels, rows_per_group = BL_LANES / ch;
-    float *block = (float *)aligned_alloc(64, sizeof(float) * (size_t)w * BL_LANES);
-    float *scratch = (float *)aligned_alloc(64, sizeof(float) * (size_t)w * BL_LANES);
+    float *block = (float *)aligned_alloc64(sizeof(float) * (size_t)w * BL_LANES);
+    float *scratch = (float *)aligned_alloc64(sizeof(float) * (size_t)w * BL_LANES);
     if (!block || !scratch) abort();
     for (int g = group_begin; g < group_end; g++) {
         const int y0 = g * rows_per_group;
@@ -243,7 +246,7 @@ void bl_deriche_vertical(const bl_layout *L, const bl_section sections[2],
                          const float *plane, uint8_t *destination, int strip_begin, int strip_end) {
     FAST_FLOATS_BEGIN
     const int h = L->height, n = L->row_length, ch = L->channels;
-    float *scratch = (float *)aligned_alloc(64, sizeof(float) * (size_t)h * BL_LANES);
+    float *scratch = (float *)aligned_alloc64(sizeof(float) * (size_t)h * BL_LANES);
     if (!scratch) abort();
     for (int strip = strip_begin; strip < strip_end; strip++) {
         const int j = strip * BL_LANES;
