@@ -221,7 +221,10 @@ public struct ImageComparison: Sendable {
 private final class RowTallies: @unchecked Sendable {
     private var different: [Int], antialiased: [Int], worst: [Double]
     init(rows: Int) {
-        different = Array(repeating: 0, count: rows); antialiased = different; worst = Array(repeating: 0, count: rows)
+        // Three buffers of their own: `antialiased = different` would share one, and the first
+        // write from a worker would copy it while other workers write (use after free, ASan).
+        different = Array(repeating: 0, count: rows); antialiased = Array(repeating: 0, count: rows)
+        worst = Array(repeating: 0, count: rows)
     }
     func set(_ row: Int, _ d: Int, _ a: Int, _ w: Double) { different[row] = d; antialiased[row] = a; worst[row] = w }
     func total() -> (Int, Int, Double) { (different.reduce(0, +), antialiased.reduce(0, +), worst.max() ?? 0) }
