@@ -105,6 +105,17 @@ struct OutputDestinationTests {
         #expect(names(in: folder + "/real") == ["target.png"])
     }
 
+    @Test func aLinkIsRefusedWhenLinksMustNotBeFollowed() throws {
+        let folder = try Fixtures.temporaryFolder().path
+        try FileIO.write([1], to: folder + "/target.png")
+        #expect(symlink("target.png", folder + "/link.png") == 0)
+        #expect(throws: FileError.cannotWrite(path: folder + "/link.png", reason: "is a symbolic link (not followed here)")) {
+            try FileIO.write([2], to: folder + "/link.png", followingLinks: false)
+        }
+        #expect(try FileIO.read(folder + "/target.png") == [1])
+        #expect(kind(folder + "/link.png") == S_IFLNK)
+    }
+
     @Test func aDanglingLinkOrAFolderIsAClearError() throws {
         let folder = try Fixtures.temporaryFolder().path
         #expect(symlink("missing.png", folder + "/dangling.png") == 0)

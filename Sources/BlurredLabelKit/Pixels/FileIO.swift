@@ -33,10 +33,18 @@ public enum FileIO {
     }
 
     /// Writes `bytes` to `path` (see the type's description), or to standard output for `-`.
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    /// With `followingLinks: false` (for a caller that must stay inside a folder, as `batch`
+    /// does), a symbolic link as the last component is refused rather than followed.
+    public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool = true) throws {
         if path == "-" {
             try writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>", writer: Glibc.write)
             return
+        }
+        if !followingLinks {
+            var link = stat()
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+                throw FileError.cannotWrite(path: path, reason: "is a symbolic link (not followed here)")
+            }
         }
         try writeAtomically(bytes, to: path, writer: Glibc.write)
     }
