@@ -33,9 +33,13 @@ public enum FileIO {
     }
 
     /// Writes `bytes` to `path` (see the type's description), or to standard output for `-`.
-    /// With `followingLinks: false` (for a caller that must stay inside a folder, as `batch`
-    /// does), a symbolic link as the last component is refused rather than followed.
-    public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool = true) throws {
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try write(bytes, to: path, followingLinks: true)
+    }
+
+    /// The same; with `followingLinks: false` (for a caller that must stay inside a folder, as
+    /// `batch` does), a symbolic link as the last component is refused rather than followed.
+    public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool) throws {
         if path == "-" {
             try writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>", writer: Glibc.write)
             return
