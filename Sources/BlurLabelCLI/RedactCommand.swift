@@ -41,7 +41,7 @@ enum RedactCommand {
         if inPlace && input == "-" { throw UsageError(message: "--in-place needs a file, not standard input") }
         if inPlace, let names = FileIO.linkCount(input), names > 1 {
             // Replacing one name would leave the unredacted pixels under the others.
-            throw UsageError(message: "\(input) has \(names) names (hard links); --in-place would leave the original pixels under the other \(names - 1): write with -o, or remove the other names first")
+            throw UsageError(message: "\(input) has \(names) names (hard links); replacing it in place would leave the original pixels under the others: write with -o, or remove the other names first")
         }
         if !inPlace && destination != "-" && input != "-" && sameFile(input, destination) {
             throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
@@ -91,12 +91,12 @@ enum RedactCommand {
         return (Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3]), parts.count == 2 ? String(parts[1]) : nil)
     }
 
+    /// Whether two paths name one file, following symbolic links (as the write will).
     private static func sameFile(_ a: String, _ b: String) -> Bool {
-        let fm = FileManager.default
-        guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b) else {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else {
             return URL(fileURLWithPath: a).standardizedFileURL == URL(fileURLWithPath: b).standardizedFileURL
         }
-        return (x[.systemFileNumber] as? Int) == (y[.systemFileNumber] as? Int)
-            && (x[.systemNumber] as? Int) == (y[.systemNumber] as? Int)
+        return x.st_ino == y.st_ino && x.st_dev == y.st_dev
     }
 }

@@ -48,6 +48,16 @@ struct RedactLinkTests {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.png")) == "secret.png")
     }
 
+    @Test func outputThroughALinkToTheInputIsRefusedWithoutInPlace() throws {
+        let folder = try temporaryFolder()
+        try greyPicture(folder + "/secret.png")
+        let before = try FileIO.read(folder + "/secret.png")
+        #expect(symlink("secret.png", folder + "/link.png") == 0)
+        let result = run(["redact", folder + "/secret.png", "--rect", "0,0,10,10:fill", "-o", folder + "/link.png"])
+        #expect(result.status == 2 && result.err.contains("is the input file"), "\(result.err)")
+        #expect(try FileIO.read(folder + "/secret.png") == before)
+    }
+
     @Test func inPlaceOnAHardLinkedFileIsRefusedAndChangesNothing() throws {
         let folder = try temporaryFolder()
         try greyPicture(folder + "/secret.png")
