@@ -105,6 +105,13 @@ struct OutputDestinationTests {
         #expect(names(in: folder + "/real") == ["target.png"])
     }
 
+    @Test func anEndlessInputIsRefusedAtTheLimit() {
+        #expect(throws: FileError.cannotRead(path: "/dev/zero", reason: "more than 1000000 bytes, too large for an input")) {
+            try FileIO.read("/dev/zero", limit: 1_000_000)
+        }
+        #expect(FileIO.defaultReadLimit > 1 << 30 + 1 << 28) // a PNG of 2^28 pixels stored uncompressed still fits
+    }
+
     @Test func aLinkIsRefusedWhenLinksMustNotBeFollowed() throws {
         let folder = try Fixtures.temporaryFolder().path
         try FileIO.write([1], to: folder + "/target.png")

@@ -16,9 +16,19 @@ import Glibc
 ///
 /// Temporary files are registered with `TemporaryFiles`, so an interrupt removes them.
 public enum FileIO {
-    /// The whole of a file, or of standard input for `-`.
+    /// The most `read` takes by default: 1.5 GiB, more than a PNG of the largest image the
+    /// tool accepts (2^28 pixels) can need, so `/dev/zero` or an endless pipe is refused, not
+    /// held in memory until the process dies.
+    public static let defaultReadLimit = 3 << 29
+
+    /// The whole of a file, or of standard input for `-`, up to `defaultReadLimit` bytes.
     public static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return try readAll(from: STDIN_FILENO, path: "<stdin>") }
+        try read(path, limit: defaultReadLimit)
+    }
+
+    /// The whole of a file, or of standard input for `-`; more than `limit` bytes is an error.
+    public static func read(_ path: String, limit: Int) throws -> [UInt8] {
+        if path == "-" { return try readAll(from: STDIN_FILENO, path: "<stdin>", limit: limit) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -29,7 +39,8 @@ public enum FileIO {
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError.cannotRead(path: path, reason: "is a folder, not a file")
         }
-        return try readAll(from: fd, path: path, sizeHint: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
+        return try readAll(from: fd, path: path, limit: limit,
+                           sizeHint: (info.st_mode & S_IFMT) == S_IFREG ? min(Int(info.st_size), limit) : 0)
     }
 
     /// Writes `bytes` to `path` (see the type's description), or to standard output for `-`.
@@ -143,7 +154,7 @@ public enum FileIO {
         }
     }
 
-    private static func readAll(from fd: Int32, path: String, sizeHint: Int = 0) throws -> [UInt8] {
+    private static func readAll(from fd: Int32, path: String, limit: Int, sizeHint: Int = 0) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(sizeHint + 1)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -152,6 +163,9 @@ public enum FileIO {
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw FileError.cannotRead(path: path, reason: systemErrorText()) }
             if n == 0 { return bytes }
+            guard bytes.count + n <= limit else {
+                throw FileError.cannotRead(path: path, reason: "more than \(limit) bytes, too large for an input")
+            }
             bytes.append(contentsOf: chunk[0..<n])
         }
     }
