@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Region redaction benchmark: a 1920x1080 screenshot-like PNG with five regions blurred at
 sigma 8, end to end (read the PNG, blur the regions, write the PNG), blurlabel's `redact` command
-against Pillow doing the same crop-blur-paste. blurlabel is timed as a whole command (process
+against Pillow doing the same crop-blur-paste; and one full-frame secure region (no peer). blurlabel is timed as a whole command (process
 start included); Pillow in-process (its start-up not included). Run with Benchmarks/run-redact.
 """
 import argparse, os, random, subprocess, sys, tempfile, time
@@ -53,11 +53,14 @@ def main():
         rects = [a for x, y, w, h in RECTS for a in ("--rect", f"{x},{y},{w},{h}")]
         ours = best(lambda: subprocess.run([args.blurlabel, "redact", src, *rects, "--radius", "8", "-o", os.path.join(tmp, "ours.png")],
                                            check=True, capture_output=True), args.repeats)
+        secure = best(lambda: subprocess.run([args.blurlabel, "redact", src, "--rect", "0,0,1920,1080:secure", "--radius", "8", "-o", os.path.join(tmp, "secure.png")],
+                                             check=True, capture_output=True), args.repeats)
         theirs = best(lambda: pillow(src, os.path.join(tmp, "pillow.png")), args.repeats)
         print(f"1920x1080 screenshot, 5 regions, sigma 8, end to end (PNG in, PNG out), best of {args.repeats}")
         print(f"{'blurlabel redact (whole command)':36} {ours * 1000:8.1f} ms  {os.path.getsize(os.path.join(tmp, 'ours.png')):9d} bytes")
         print(f"{'Pillow crop-blur-paste (in-process)':36} {theirs * 1000:8.1f} ms  {os.path.getsize(os.path.join(tmp, 'pillow.png')):9d} bytes")
         print(f"blurlabel time / Pillow time: {ours / theirs:.2f}")
+        print(f"{'blurlabel redact, full-frame secure':36} {secure * 1000:8.1f} ms  (whole command, PNG in and out)")
 
 
 if __name__ == "__main__":

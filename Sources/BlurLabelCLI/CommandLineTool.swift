@@ -22,6 +22,8 @@ public enum CommandLineTool {
 
     /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8.
     public static func runMain() -> Int32 {
+        // Ctrl-C or SIGTERM during a large write removes the temporary file (exit 130 or 143).
+        TemporaryFiles.removeOnInterrupt()
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
@@ -67,7 +69,7 @@ public enum CommandLineTool {
             }
             return try command.run(parsed, output)
         } catch {
-            output.standardError("blurlabel \(first): \(error)\n")
+            output.standardError("blurlabel \(first): \(describeError(error))\n")
             return 2
         }
     }

@@ -17,7 +17,7 @@ enum RedactCommand {
             OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur and secure sigma in pixels (default 8)"),
             OptionSpec(name: "--block", value: "N", help: "pixelate block size in pixels (default 12)"),
             OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
-            OptionSpec(name: "--in-place", help: "replace IN.png (atomically) instead of writing -o"),
+            OptionSpec(name: "--in-place", help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"),
             CommonOptions.maxPixels,
             CommonOptions.compression,
         ],
@@ -26,7 +26,8 @@ enum RedactCommand {
         left exactly as they were. blur and pixelate are cosmetic: text under them can often be
         recovered. secure looks like a blur but is made only from the pixels around the region, so
         nothing inside can be recovered; fill paints over. The input is never overwritten without
-        --in-place.
+        --in-place, which keeps the file's permissions, follows a symbolic link to the file it
+        names, and refuses a file with several names (hard links).
         """
     )
 
@@ -38,6 +39,10 @@ enum RedactCommand {
         }
         if inPlace && arguments.value("--output") != nil { throw UsageError(message: "give -o or --in-place, not both") }
         if inPlace && input == "-" { throw UsageError(message: "--in-place needs a file, not standard input") }
+        if inPlace, let names = FileIO.linkCount(input), names > 1 {
+            // Replacing one name would leave the unredacted pixels under the others.
+            throw UsageError(message: "\(input) has \(names) names (hard links); replacing it in place would leave the original pixels under the others: write with -o, or remove the other names first")
+        }
         if !inPlace && destination != "-" && input != "-" && sameFile(input, destination) {
             throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
         }
@@ -86,12 +91,12 @@ enum RedactCommand {
         return (Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3]), parts.count == 2 ? String(parts[1]) : nil)
     }
 
+    /// Whether two paths name one file, following symbolic links (as the write will).
     private static func sameFile(_ a: String, _ b: String) -> Bool {
-        let fm = FileManager.default
-        guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b) else {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else {
             return URL(fileURLWithPath: a).standardizedFileURL == URL(fileURLWithPath: b).standardizedFileURL
         }
-        return (x[.systemFileNumber] as? Int) == (y[.systemFileNumber] as? Int)
-            && (x[.systemNumber] as? Int) == (y[.systemNumber] as? Int)
+        return x.st_ino == y.st_ino && x.st_dev == y.st_dev
     }
 }

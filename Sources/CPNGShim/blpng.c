@@ -47,6 +47,7 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t count) {
 
 static blpng_status decode_impl(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out,
                                 uint8_t *target, size_t target_capacity);
+static blpng_status check_chunks(const uint8_t *data, size_t size, char *message, size_t capacity);
 
 blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out) {
     return decode_impl(data, size, max_pixels, out, NULL, 0);
@@ -59,6 +60,8 @@ blpng_status blpng_decode_into(const uint8_t *data, size_t size, uint64_t max_pi
 
 int blpng_peek_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height) {
     if (size < 24 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0 || memcmp(data + 12, "IHDR", 4) != 0) return -1;
+    char unused[200];
+    if (check_chunks(data, size, unused, sizeof unused) != BLPNG_OK) return -1; /* the full decode reports it */
     *width = (uint32_t)data[16] << 24 | (uint32_t)data[17] << 16 | (uint32_t)data[18] << 8 | data[19];
     *height = (uint32_t)data[20] << 24 | (uint32_t)data[21] << 16 | (uint32_t)data[22] << 8 | data[23];
     return 0;
@@ -74,6 +77,59 @@ void blpng_premultiply(uint8_t *rgba, size_t pixels) {
             p[c] = (uint8_t)((t + (t >> 8)) >> 8);
         }
     }
+}
+
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Walks the chunk list before libpng sees it, so that nothing is allocated for what the input
+   cannot hold: a chunk whose length runs past the end of the data is a truncated file (libpng
+   would first allocate the length it claims: 2 GB for a 44-byte file), and an image whose IHDR
+   asks for more raw bytes than its IDAT data could inflate to (deflate expands at most 1032:1)
+   is refused before its pixels are allocated. Returns BLPNG_OK when decoding may go ahead. */
+static blpng_status check_chunks(const uint8_t *data, size_t size, char *message, size_t capacity) {
+    size_t offset = 8;
+    uint64_t image_data = 0;
+    uint32_t width = 0, height = 0;
+    int bits_per_pixel = 0, have_header = 0;
+    while (size - offset >= 8) {
+        uint32_t length = be32(data + offset);
+        const uint8_t *type = data + offset + 4;
+        if (length > 0x7fffffffu) {
+            snprintf(message, capacity, "chunk at byte %zu claims %u bytes, over PNG's limit of 2^31-1", offset, length);
+            return BLPNG_CORRUPT;
+        }
+        if ((uint64_t)length + 12 > size - offset) {
+            snprintf(message, capacity, "chunk '%.4s' at byte %zu claims %u bytes, but only %zu remain",
+                     (const char *)type, offset, length, size - offset - 8);
+            return BLPNG_TRUNCATED;
+        }
+        if (memcmp(type, "IHDR", 4) == 0 && length >= 13) {
+            static const int channels[7] = { 1, 0, 3, 1, 2, 0, 4 };
+            const uint8_t *h = data + offset + 8;
+            width = be32(h);
+            height = be32(h + 4);
+            int depth = h[8], colour = h[9];
+            bits_per_pixel = colour <= 6 ? channels[colour] * depth : 0;
+            have_header = 1;
+        } else if (memcmp(type, "IDAT", 4) == 0) {
+            image_data += length;
+        } else if (memcmp(type, "IEND", 4) == 0) {
+            break;
+        }
+        offset += (size_t)length + 12;
+    }
+    if (have_header && bits_per_pixel > 0 && width > 0 && height > 0) {
+        /* The least raw data any such image needs: one filter byte and its packed pixels per row. */
+        uint64_t raw = (uint64_t)height * (1 + ((uint64_t)width * (uint64_t)bits_per_pixel + 7) / 8);
+        if (raw > image_data * 1032 + 1024) {
+            snprintf(message, capacity, "%ux%u image needs at least %llu bytes of pixel data, but its %llu compressed bytes cannot hold them",
+                     (unsigned)width, (unsigned)height, (unsigned long long)raw, (unsigned long long)image_data);
+            return BLPNG_TRUNCATED;
+        }
+    }
+    return BLPNG_OK;
 }
 
 static blpng_status decode_impl(const uint8_t *data, size_t size, uint64_t max_pixels, blpng_decoded *out,
@@ -96,6 +152,8 @@ static blpng_status decode_impl(const uint8_t *data, size_t size, uint64_t max_p
             return BLPNG_TOO_LARGE;
         }
     }
+    blpng_status precheck = check_chunks(data, size, out->message, sizeof out->message);
+    if (precheck != BLPNG_OK) return precheck;
     error_sink sink = { out->message, sizeof out->message, 0 };
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
     if (!png) return BLPNG_NO_MEMORY;

@@ -60,47 +60,100 @@ enum RegionFill {
 /// Replacing the pixels under secure regions with a picture made from the pixels around them.
 enum RegionSynthesis {
     /// Every pixel inside `secrets` replaced by a smooth interpolation of the nearest non-secret
-    /// pixels left, right, above and below it (weighted by inverse distance). Pixels outside the
-    /// secrets are untouched, and nothing written depends on any secret pixel.
+    /// pixels left, right, above and below it (weighted by inverse distance; where none exists in
+    /// any direction, opaque mid grey). Pixels outside the secrets are untouched, and nothing
+    /// written depends on any secret pixel.
+    ///
+    /// Linear in the secrets' bounding box: a row's secret run shares its left and right
+    /// neighbours, and each column's nearest outside rows above and below come from one pass down
+    /// and one pass up over the rows (row order, so memory is read in sequence).
     static func replacingSecrets(in image: Image, secrets: [Redaction.Rect]) -> Image {
+        guard !secrets.isEmpty else { return image }
         let w = image.width, h = image.height
-        var secret = [Bool](repeating: false, count: w * h)
-        for r in secrets { for y in r.y..<(r.y + r.height) { for x in r.x..<(r.x + r.width) { secret[y * w + x] = true } } }
-        // Nearest non-secret pixel in each direction, per row and per column.
-        var out = image
-        let source = image.pixels
-        for y in 0..<h {
-            var x = 0
-            while x < w {
-                guard secret[y * w + x] else { x += 1; continue }
-                var end = x
-                while end < w && secret[y * w + end] { end += 1 }
-                for sx in x..<end {
-                    var total = [Double](repeating: 0, count: 4), weight = 0.0
-                    func take(_ px: Int, _ py: Int, _ distance: Int) {
-                        let k = 1.0 / Double(distance)
-                        for c in 0..<4 { total[c] += k * Double(source[(py * w + px) * 4 + c]) }
-                        weight += k
-                    }
-                    if x > 0 { take(x - 1, y, sx - x + 1) }
-                    if end < w { take(end, y, end - sx) }
-                    var up = y - 1
-                    while up >= 0 && secret[up * w + sx] { up -= 1 }
-                    if up >= 0 { take(sx, up, y - up) }
-                    var down = y + 1
-                    while down < h && secret[down * w + sx] { down += 1 }
-                    if down < h { take(sx, down, down - y) }
-                    let i = (y * w + sx) * 4
-                    for c in 0..<4 {
-                        out.pixels[i + c] = weight == 0 ? (c == 3 ? 255 : 128) : UInt8(min(255, (total[c] / weight).rounded()))
-                    }
-                    // Premultiplied colour must not exceed alpha.
-                    for c in 0..<3 { out.pixels[i + c] = min(out.pixels[i + c], out.pixels[i + 3]) }
+        // The bounding box of the secrets; every pixel outside it is outside every secret.
+        let x0 = secrets.map(\.x).min()!, x1 = secrets.map { $0.x + $0.width }.max()!
+        let y0 = secrets.map(\.y).min()!, y1 = secrets.map { $0.y + $0.height }.max()!
+        let bw = x1 - x0, bh = y1 - y0
+        var secret = [Bool](repeating: false, count: bw * bh)
+        secret.withUnsafeMutableBufferPointer { mask in
+            for r in secrets {
+                for y in r.y..<(r.y + r.height) {
+                    (mask.baseAddress! + (y - y0) * bw + (r.x - x0)).update(repeating: true, count: r.width)
                 }
-                x = end
+            }
+        }
+        // For every pixel of the box, the first row at or below it that is outside the secrets in
+        // its column (h: none); filled from the bottom up.
+        var below = [Int32](repeating: 0, count: bw * bh)
+        secret.withUnsafeBufferPointer { secret in
+            below.withUnsafeMutableBufferPointer { below in
+                var next = [Int32](repeating: Int32(y1), count: bw) // row y1 is outside every secret, or is h
+                for y in stride(from: bh - 1, through: 0, by: -1) {
+                    for x in 0..<bw {
+                        if !secret[y * bw + x] { next[x] = Int32(y0 + y) }
+                        below[y * bw + x] = next[x]
+                    }
+                }
+            }
+        }
+        var out = image
+        var above = [Int](repeating: y0 - 1, count: bw) // row y0 - 1 is outside every secret, or is -1
+        secret.withUnsafeBufferPointer { secret in
+            below.withUnsafeBufferPointer { below in
+                image.pixels.withUnsafeBufferPointer { source in
+                    out.pixels.withUnsafeMutableBufferPointer { target in
+                        for by in 0..<bh {
+                            let y = y0 + by
+                            var bx = 0
+                            while bx < bw {
+                                guard secret[by * bw + bx] else { above[bx] = y; bx += 1; continue }
+                                var end = bx
+                                while end < bw && secret[by * bw + end] { end += 1 }
+                                let left = x0 + bx - 1, right = x0 + end // outside the run (-1 or w: none)
+                                for sbx in bx..<end {
+                                    let sx = x0 + sbx
+                                    var t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0, weight = 0.0
+                                    // The order of the sums (left, right, up, down) is part of the rule: same bytes.
+                                    func take(_ px: Int, _ py: Int, _ distance: Int) {
+                                        let k = 1.0 / Double(distance), i = (py * w + px) * 4
+                                        t0 += k * Double(source[i]); t1 += k * Double(source[i + 1])
+                                        t2 += k * Double(source[i + 2]); t3 += k * Double(source[i + 3])
+                                        weight += k
+                                    }
+                                    if left >= 0 { take(left, y, sx - left) }
+                                    if right < w { take(right, y, right - sx) }
+                                    let up = above[sbx]
+                                    if up >= 0 { take(sx, up, y - up) }
+                                    let down = Int(below[by * bw + sbx])
+                                    if down < h { take(sx, down, down - y) }
+                                    let i = (y * w + sx) * 4
+                                    if weight == 0 {
+                                        target[i] = 128; target[i + 1] = 128; target[i + 2] = 128; target[i + 3] = 255
+                                    } else {
+                                        let a = level(t3 / weight)
+                                        // Premultiplied colour must not exceed alpha.
+                                        target[i] = min(level(t0 / weight), a)
+                                        target[i + 1] = min(level(t1 / weight), a)
+                                        target[i + 2] = min(level(t2 / weight), a)
+                                        target[i + 3] = a
+                                    }
+                                }
+                                bx = end
+                            }
+                        }
+                    }
+                }
             }
         }
         return out
+    }
+
+    /// `UInt8(min(255, x.rounded()))` for 0 <= x, without a call into libm: the whole part by
+    /// truncation, and `x - whole` is exact, so ties go up exactly as `rounded()` sends them.
+    @inline(__always)
+    private static func level(_ x: Double) -> UInt8 {
+        let whole = Int(x)
+        return UInt8(min(255, x - Double(whole) >= 0.5 ? whole + 1 : whole))
     }
 }
 

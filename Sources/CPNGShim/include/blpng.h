@@ -33,7 +33,8 @@ blpng_status blpng_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 blpng_status blpng_decode_into(const uint8_t *data, size_t size, uint64_t max_pixels,
                                uint8_t *pixels, size_t capacity, blpng_decoded *out);
 
-/// The width and height a PNG's IHDR declares, without decoding; 0 on success.
+/// The width and height a PNG's IHDR declares, without decoding; 0 on success, -1 when the data
+/// is not a PNG or its chunks cannot be whole (the full decode then says why).
 int blpng_peek_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height);
 
 /// Straight RGBA to premultiplied, in place, rounded to nearest.

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import BlurredLabelKit
+
+@Suite("Errors in words")
+struct ErrorTextTests {
+    static var dejaVu: [UInt8] {
+        get throws { try FileIO.read(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fonts/DejaVuSans.ttf").path) }
+    }
+
+    @Test("a cut-short or damaged font file is described, not numbered", arguments: [12, 200, 5000])
+    func truncatedFont(length: Int) throws {
+        let bytes = Array(try Self.dejaVu.prefix(length))
+        #expect { try Font(bytes: bytes, name: "cut.ttf") } throws: { error in
+            let text = "\(error)"
+            // Words first; FreeType's own number only in parentheses after them.
+            return text.hasPrefix("cut.ttf is not a usable font: ") && !text.contains(": FreeType error")
+                && (text.contains("cut short") || text.contains("too short or damaged"))
+        }
+    }
+
+    @Test func notAFontAtAll() {
+        #expect { try Font(bytes: Array("hello, not a font".utf8), name: "x.txt") } throws: { error in
+            "\(error)".hasPrefix("x.txt is not a usable font: too short or damaged to be a font")
+        }
+    }
+
+    @Test func foundationFileErrorsBecomeAPathAndWords() {
+        let missing = "/nonexistent-\(UUID().uuidString)/a/b"
+        do {
+            try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: false)
+            Issue.record("no error")
+        } catch {
+            let text = describeError(error)
+            #expect(text.hasPrefix("\(missing): ") && text.lowercased().contains("no such file"), "\(text)")
+            #expect(!text.contains("NSCocoaErrorDomain") && !text.contains("UserInfo"))
+        }
+        #expect(describeError(FileError.cannotRead(path: "p", reason: "r")) == "cannot read p: r")
+    }
+}
