@@ -31,7 +31,7 @@ let package = Package(
             dependencies: ["CPNGShim", "CBlurKernels", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
         ),
         .target(name: "GoldenImage", dependencies: ["BlurredLabelKit"]),
-        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit", "GoldenImage"]),
+        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit"]),
         .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI"]),
         .executableTarget(
             name: "blurlabel-bench",

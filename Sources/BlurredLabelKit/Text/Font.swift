@@ -108,7 +108,7 @@ enum FreeTypeFace {
         guard error == 0, let face else {
             throw error == 0x06 /* FT_Err_Invalid_Argument */ || error == 0x10
                 ? FontError.badFaceIndex(name: name, index: index)
-                : FontError.notAFont(name: name, reason: "FreeType error \(error)")
+                : FontError.notAFont(name: name, reason: FreeTypeErrorText.describe(error))
         }
         guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
             FT_Done_Face(face)
