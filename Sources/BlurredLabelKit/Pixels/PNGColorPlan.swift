@@ -45,18 +45,16 @@ public enum PNGColorPlan: Equatable, Sendable {
             return .grey(bitDepth: smallestGreyDepth(greyLevels))
         }
         var palette = PaletteCounter()
-        for image in images {
-            image.pixels.withUnsafeBytes { raw in
-                var previous: UInt32? = nil
-                for word in raw.bindMemory(to: UInt32.self) where word != previous {
-                    previous = word
-                    palette.add(word)
-                    if palette.entries == nil { break }
-                }
-            }
-        }
+        for image in images { palette.add(image) }
+        return decide(opaque: opaque, grey: grey, greyLevels: greyLevels, palette: palette)
+    }
+
+    /// The plan once pixels are surveyed: opaque grey at its smallest depth, else a palette
+    /// (translucent entries first, so the tRNS chunk can stop at the last of them), else the
+    /// smallest direct colour type.
+    fileprivate static func decide(opaque: Bool, grey: Bool, greyLevels: [Bool], palette: PaletteCounter) -> PNGColorPlan {
+        if opaque && grey { return .grey(bitDepth: smallestGreyDepth(greyLevels)) }
         if let entries = palette.entries {
-            // Translucent entries first, so the tRNS chunk can stop at the last of them.
             let ordered = entries.filter { $0 >> 24 != 255 } + entries.filter { $0 >> 24 == 255 }
             let depth = ordered.count <= 2 ? 1 : ordered.count <= 4 ? 2 : ordered.count <= 16 ? 4 : 8
             return .palette(entries: ordered, bitDepth: depth)
@@ -95,26 +93,11 @@ extension PNGColorPlan {
                     }
                 }
             }
-            guard palette.entries != nil else { return }
-            image.pixels.withUnsafeBytes { raw in
-                var previous: UInt32? = nil
-                for word in raw.bindMemory(to: UInt32.self) where word != previous {
-                    previous = word
-                    palette.add(word)
-                    if palette.entries == nil { break }
-                }
-            }
+            palette.add(image)
         }
 
         public var plan: PNGColorPlan {
-            if opaque && grey { return .grey(bitDepth: PNGColorPlan.smallestGreyDepth(greyLevels)) }
-            if let entries = palette.entries {
-                let ordered = entries.filter { $0 >> 24 != 255 } + entries.filter { $0 >> 24 == 255 }
-                let depth = ordered.count <= 2 ? 1 : ordered.count <= 4 ? 2 : ordered.count <= 16 ? 4 : 8
-                return .palette(entries: ordered, bitDepth: depth)
-            }
-            if grey { return .greyAlpha }
-            return opaque ? .rgb : .rgba
+            PNGColorPlan.decide(opaque: opaque, grey: grey, greyLevels: greyLevels, palette: palette)
         }
     }
 }
@@ -137,6 +120,19 @@ private struct PaletteCounter: Sendable {
         filled[h] = true
         slots[h] = color
         order.append(color)
+    }
+
+    /// Every colour of `image`, stopping as soon as there are more than 256.
+    mutating func add(_ image: Image) {
+        guard !overflowed else { return }
+        image.pixels.withUnsafeBytes { raw in
+            var previous: UInt32? = nil
+            for word in raw.bindMemory(to: UInt32.self) where word != previous {
+                previous = word
+                add(word)
+                if overflowed { break }
+            }
+        }
     }
 
     var entries: [UInt32]? { overflowed ? nil : order }
