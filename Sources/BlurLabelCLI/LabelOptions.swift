@@ -17,13 +17,14 @@ enum LabelOptions {
         OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character (default 0)"),
         OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces"),
         OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs"),
+        OptionSpec(name: "--no-system-fonts", help: "use only the chosen and the embedded fonts, never the system's (fontconfig): the same bytes on every machine"),
         OptionSpec(name: "--secure", help: "blur a decoy of the text's format instead of the text: the picture reveals nothing"),
         OptionSpec(name: "--format", value: "TEMPLATE", help: "with --secure: the secret's longest form, # for each digit (e.g. '##.## €')"),
         OptionSpec(name: "--seed", value: "N", help: "with --secure: seed for the decoy digits (default: the system's secure generator)"),
     ]
 
     /// Names of the options above that are flags (present or not).
-    static let flags: Set<String> = ["secure"]
+    static let flags: Set<String> = ["secure", "no-system-fonts"]
 
     /// Option names without dashes, as manifest keys use them.
     static var keys: [String] { specs.map { String($0.name.dropFirst(2)) } }
@@ -56,6 +57,7 @@ enum LabelOptions {
         if let spacing = try options.number("letter-spacing", range: -1000...1000) { text.letterSpacing = spacing }
         if let width = try options.number("max-width", range: 1...1_000_000) { text.maxWidth = width }
         if let outline = try options.number("outline", range: 0...500) { text.outlineWidth = outline }
+        if try options.flag("no-system-fonts") { text.systemFallback = .off }
         do { try text.validate() } catch { throw UsageError(message: "\(error)") }
 
         var style = LabelStyle(text: text)

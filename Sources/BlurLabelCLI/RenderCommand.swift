@@ -30,7 +30,11 @@ enum RenderCommand {
         let pipeline = LabelPipeline(style: style)
         let picture = try pipeline.picture(of: text)
         // Secure pictures never render the real text; ask separately, for the warning only.
-        let missing = style.secure == nil ? picture.missingCharacters : try pipeline.missingCharacters(in: text)
+        let checked = style.secure == nil ? nil : try pipeline.renderText(text)
+        for warning in checked?.fontWarnings ?? picture.fontWarnings {
+            output.standardError("blurlabel render: warning: \(warning)\n")
+        }
+        let missing = checked?.missingCharacters ?? picture.missingCharacters
         if let warning = missingCharactersWarning(missing, secure: style.secure != nil) {
             output.standardError("blurlabel render: \(warning)\n")
         }

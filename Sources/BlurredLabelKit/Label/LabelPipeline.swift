@@ -90,6 +90,9 @@ public struct LabelPipeline: Sendable {
         /// Characters no font could draw. Empty in secure mode when the text was never rendered:
         /// use `missingCharacters(in:)` to ask.
         public let missingCharacters: [Unicode.Scalar]
+        /// Installed fonts that were offered for a character but could not be opened (one line
+        /// each); empty, like `missingCharacters`, when the text was never rendered.
+        public let fontWarnings: [String]
     }
 
     /// The label's picture at the style's radius: blurred when the radius is above 0 or in secure
@@ -99,7 +102,8 @@ public struct LabelPipeline: Sendable {
         if style.secure == nil && style.radius == 0 {
             let rendered = try renderText(text)
             let (image, clipped) = try composite(try sharpMask(rendered, decoy: nil, padding: pad))
-            return Picture(image: image, clipped: clipped, missingCharacters: rendered.missingCharacters)
+            return Picture(image: image, clipped: clipped, missingCharacters: rendered.missingCharacters,
+                           fontWarnings: rendered.fontWarnings)
         }
         var rendered: RenderedText? = nil
         let mask = try maskToBlur(text: {
@@ -108,7 +112,8 @@ public struct LabelPipeline: Sendable {
             return made
         }, decoy: try renderDecoy(for: text), padding: pad)
         let (image, clipped) = try composite(try blurred(mask, radius: style.radius))
-        return Picture(image: image, clipped: clipped, missingCharacters: rendered?.missingCharacters ?? [])
+        return Picture(image: image, clipped: clipped, missingCharacters: rendered?.missingCharacters ?? [],
+                       fontWarnings: rendered?.fontWarnings ?? [])
     }
 
     /// Characters of `text` that no font in the style's chain has.

@@ -53,11 +53,12 @@ public final class Font: @unchecked Sendable {
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         bytes.copyBytes(from: data)
         // A face of its own, only to check the font and read its metrics.
-        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int)
+        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int, bitmapOnly: Bool)
         do {
             metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.count),
                                                          index: index, name: name) { face in
-                (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height))
+                (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height),
+                 face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0)
             }
         } catch {
             bytes.deallocate()
@@ -67,17 +68,29 @@ public final class Font: @unchecked Sendable {
         self.byteCount = data.count
         self.faceIndex = index
         self.embedded = embedded
-        unitsPerEm = metrics.unitsPerEm
-        ascender = metrics.ascender
-        descender = metrics.descender
-        lineGap = max(0, metrics.height - ascender - descender)
+        colorStrikes = metrics.bitmapOnly
         let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
                                   HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
         hbFont = hb_font_create(hbFace)!
+        // FreeType leaves a bitmap-only font's units per em at 0: read the head table's, and the
+        // vertical metrics HarfBuzz reads (OS/2 or hhea), instead.
+        let upem = metrics.unitsPerEm > 0 ? metrics.unitsPerEm : Int(hb_face_get_upem(hbFace))
         hb_face_destroy(hbFace)
         hb_blob_destroy(blob)
-        hb_font_set_scale(hbFont, Int32(unitsPerEm), Int32(unitsPerEm))
+        hb_font_set_scale(hbFont, Int32(upem), Int32(upem))
+        unitsPerEm = upem
+        if metrics.unitsPerEm > 0 {
+            ascender = metrics.ascender
+            descender = metrics.descender
+            lineGap = max(0, metrics.height - metrics.ascender - metrics.descender)
+        } else {
+            var extents = hb_font_extents_t()
+            _ = hb_font_get_h_extents(hbFont, &extents)
+            ascender = Int(extents.ascender)
+            descender = -Int(extents.descender)
+            lineGap = max(0, Int(extents.line_gap))
+        }
         hb_font_make_immutable(hbFont)
         identity = Self.counter.add(1, ordering: .relaxed).newValue
     }
@@ -90,6 +103,10 @@ public final class Font: @unchecked Sendable {
         hb_font_destroy(hbFont)
         bytes.deallocate()
     }
+
+    /// True for a font whose glyphs are colour bitmaps (CBDT/CBLC), drawn from a fixed strike.
+    public var hasColorBitmaps: Bool { colorStrikes }
+    let colorStrikes: Bool
 
     /// The glyph for a code point, or nil when this font lacks it.
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
@@ -110,7 +127,12 @@ enum FreeTypeFace {
                 ? FontError.badFaceIndex(name: name, index: index)
                 : FontError.notAFont(name: name, reason: FreeTypeErrorText.describe(error))
         }
-        guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+        // Outline fonts scale; colour bitmap fonts (CBDT/CBLC emoji) are scaled from a strike.
+        let flags = face.pointee.face_flags
+        let scalable = flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
+        let colourBitmaps = flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0
+            && face.pointee.num_fixed_sizes > 0
+        guard scalable || colourBitmaps else {
             FT_Done_Face(face)
             throw FontError.notAFont(name: name, reason: "not a scalable (outline) font")
         }

@@ -18,23 +18,39 @@ enum Itemizer {
     }
 
     /// `fonts` may be a lazy `FontChain`: a font is only loaded when a character is looked up in it.
+    /// `system` is asked only for a character no font of `fonts` has (the system's fonts come last);
+    /// the fonts it gives join the chain after `fonts` for the rest of the paragraph.
     static func itemize<Fonts: RandomAccessCollection<Font>>(_ scalars: [UInt32], direction: TextDirection, fonts: Fonts,
-                        scriptFonts: [hb_script_t: Int] = [:]) -> Paragraph where Fonts.Index == Int {
+                        scriptFonts: [hb_script_t: Int] = [:],
+                        system: (Unicode.Scalar) -> Font? = { _ in nil }) -> Paragraph where Fonts.Index == Int {
         let (levels, rtl) = bidiLevels(scalars, direction: direction)
         let scripts = resolvedScripts(scalars)
         var missing: [Unicode.Scalar] = []
         var fontIndices: [Int] = []
+        // System fonts found for this paragraph, numbered after the chain's.
+        var found: [Font] = []
+        func font(_ index: Int) -> Font { index < fonts.count ? fonts[index] : found[index - fonts.count] }
         for (position, value) in scalars.enumerated() {
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             let previous = fontIndices.last
             if let preferred = scriptFonts[scripts[position]], fonts[preferred].glyph(for: scalar) != nil {
                 fontIndices.append(preferred)
-            } else if let previous, joinsPrevious(scalar), fonts[previous].glyph(for: scalar) != nil {
+            } else if let previous, joinsPrevious(scalar), font(previous).glyph(for: scalar) != nil {
                 fontIndices.append(previous)
-            } else if let previous, isNeutral(scalar), fonts[previous].glyph(for: scalar) != nil {
+            } else if let previous, isNeutral(scalar), font(previous).glyph(for: scalar) != nil {
+                fontIndices.append(previous)
+            } else if let previous, previous >= fonts.count, isIgnorable(scalar) {
+                // A joiner or selector inside a system font's run (an emoji sequence) stays in it.
                 fontIndices.append(previous)
             } else if let index = fonts.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
                 fontIndices.append(index)
+            } else if !isIgnorable(scalar), let systemFont = system(scalar) {
+                if let known = found.firstIndex(where: { $0 === systemFont }) {
+                    fontIndices.append(fonts.count + known)
+                } else {
+                    found.append(systemFont)
+                    fontIndices.append(fonts.count + found.count - 1)
+                }
             } else {
                 if !isIgnorable(scalar) { missing.append(scalar) }
                 fontIndices.append(previous ?? 0)
@@ -44,7 +60,7 @@ enum Itemizer {
         var start = 0
         for i in scalars.indices.dropFirst() + (scalars.isEmpty ? [] : [scalars.count]) where i == scalars.count
             || levels[i] != levels[start] || scripts[i] != scripts[start] || fontIndices[i] != fontIndices[start] {
-            runs.append(TextRun(range: start..<i, level: levels[start], script: scripts[start], font: fonts[fontIndices[start]]))
+            runs.append(TextRun(range: start..<i, level: levels[start], script: scripts[start], font: font(fontIndices[start])))
             start = i
         }
         return Paragraph(scalars: scalars, levels: levels, isRightToLeft: rtl, runs: runs, missing: missing)

@@ -19,6 +19,9 @@ struct TextLayout {
     let lineCount: Int
     /// Characters no font had.
     let missing: [Unicode.Scalar]
+    /// Installed fonts that fontconfig offered for a character but that could not be opened, one
+    /// line each.
+    let fontWarnings: [String]
 
     init(text: String, style: TextStyle) throws {
         try style.validate()
@@ -31,16 +34,27 @@ struct TextLayout {
 
         var lines: [(glyphs: [(Font, ShapedGlyph)], width: Double, rtl: Bool)] = []
         var missing: [Unicode.Scalar] = []
+        var warnings: [String] = []
+        let system: (Unicode.Scalar) -> Font?
+        switch style.systemFallback {
+        case .off: system = { _ in nil }
+        case .fontconfig:
+            system = { scalar in
+                let answer = SystemFonts.font(for: scalar)
+                for line in answer.skipped where !warnings.contains(line) { warnings.append(line) }
+                return answer.font
+            }
+        }
         let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         for paragraph in paragraphs {
             let scalars = paragraph.unicodeScalars.map(\.value)
-            let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts, scriptFonts: scriptFonts)
+            let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts, scriptFonts: scriptFonts, system: system)
             missing += whole.missing
             let direction: TextDirection = whole.isRightToLeft ? .rtl : .ltr
             for range in Self.wrap(whole, style: style, features: features) {
                 // A line that is the whole paragraph (the usual label) is already itemized.
                 let line = range == scalars.indices ? whole
-                    : Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts)
+                    : Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts, system: system)
                 var glyphs: [(Font, ShapedGlyph)] = []
                 var pen = 0.0
                 for index in Itemizer.visualOrder(line.runs) {
@@ -76,6 +90,7 @@ struct TextLayout {
         height = Double(lines.count) * lineHeight
         lineCount = lines.count
         self.missing = missing
+        fontWarnings = warnings
     }
 
     /// Line ranges of a paragraph: greedy breaking after spaces (and hyphens) when a line would

@@ -13,6 +13,8 @@ public struct RenderedText: Sendable {
     public let lineCount: Int
     /// Characters that no font in the chain has; they are drawn as the primary font's .notdef.
     public let missingCharacters: [Unicode.Scalar]
+    /// Installed fonts offered for some character that could not be opened (skipped), one line each.
+    public let fontWarnings: [String]
 }
 
 /// Sets and rasterizes text.
@@ -37,7 +39,7 @@ public enum TextRenderer {
         guard !pieces.isEmpty else {
             return RenderedText(mask: try CoverageMask(width: 0, height: 0), inkOriginX: 0, inkOriginY: 0,
                                 layoutWidth: layout.width, layoutHeight: layout.height, lineCount: layout.lineCount,
-                                missingCharacters: layout.missing)
+                                missingCharacters: layout.missing, fontWarnings: layout.fontWarnings)
         }
         var mask = try CoverageMask(width: maxX - minX, height: maxY - minY)
         mask.values.withUnsafeMutableBufferPointer { out in
@@ -54,6 +56,6 @@ public enum TextRenderer {
             }
         }
         return RenderedText(mask: mask, inkOriginX: minX, inkOriginY: minY, layoutWidth: layout.width,
-                            layoutHeight: layout.height, lineCount: layout.lineCount, missingCharacters: layout.missing)
+                            layoutHeight: layout.height, lineCount: layout.lineCount, missingCharacters: layout.missing, fontWarnings: layout.fontWarnings)
     }
 }

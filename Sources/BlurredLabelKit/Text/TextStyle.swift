@@ -28,16 +28,22 @@ public struct TextStyle: Equatable, Sendable {
     public var maxWidth: Double?
     /// Width in pixels of an outline drawn around the glyphs (0 for none).
     public var outlineWidth: Double
+    /// Whether characters that neither the primary font nor the embedded fonts have are looked
+    /// for in the system's installed fonts (fontconfig, the default) or drawn as `.notdef` (`.off`,
+    /// for the same bytes on every machine).
+    public var systemFallback: SystemFontFallback
 
     /// The largest em size accepted.
     public static let maximumSize = 2000.0
 
     public init(font: Font = FontLibrary.defaultFont, size: Double = 32, features: [String] = [],
                 language: String? = nil, direction: TextDirection = .auto, alignment: TextAlignment = .center,
-                lineSpacing: Double = 1, letterSpacing: Double = 0, maxWidth: Double? = nil, outlineWidth: Double = 0) {
+                lineSpacing: Double = 1, letterSpacing: Double = 0, maxWidth: Double? = nil, outlineWidth: Double = 0,
+                systemFallback: SystemFontFallback = .fontconfig) {
         self.font = font; self.size = size; self.features = features; self.language = language
         self.direction = direction; self.alignment = alignment; self.lineSpacing = lineSpacing
         self.letterSpacing = letterSpacing; self.maxWidth = maxWidth; self.outlineWidth = outlineWidth
+        self.systemFallback = systemFallback
     }
 
     /// Checks sizes and spacings; throws `TextError` naming what is wrong.

@@ -1,0 +1,103 @@
+import CFontconfig
+import Synchronization
+
+/// Whether text falls back to the system's installed fonts after the chosen font and the
+/// embedded ones.
+public enum SystemFontFallback: String, Sendable, CaseIterable {
+    /// Ask fontconfig for an installed font that has a character no font in the chain has
+    /// (the default: a label should show what it says).
+    case fontconfig
+    /// Only the chosen font and the embedded ones: the same bytes on every machine, whatever is
+    /// installed (golden images use this).
+    case off
+}
+
+/// The installed fonts as fontconfig ranks them for `sans-serif`, read once per process and only
+/// when some character is missing from the chain (a label that needs no fallback never starts
+/// fontconfig). A character's answer is the first font in that ranking whose character set has it
+/// and which opens: a function of the character alone, so the order in which labels of a batch
+/// are made never changes which font draws what.
+enum SystemFonts {
+    /// A font fontconfig listed.
+    struct Candidate: @unchecked Sendable {
+        // @unchecked: the character set is a private copy, only read (FcCharSetHasChar) after init.
+        let file: String
+        let index: Int
+        let charset: OpaquePointer
+    }
+
+    /// The answer for one character: the font, or nil; and the listed fonts skipped on the way
+    /// because they could not be opened (with the reason, one line each).
+    struct Answer: Sendable {
+        let font: Font?
+        let skipped: [String]
+    }
+
+    /// The ranked candidates, made once (Swift runs a global's initializer once, safely).
+    private static let ranked: [Candidate] = rank()
+
+    /// Fonts opened so far (nil with the reason for those that failed), by `file#index`.
+    private static let opened = Mutex([String: Result<Font, FontError>]())
+
+    /// The first ranked font that has `scalar`, skipping those that cannot be opened.
+    static func font(for scalar: Unicode.Scalar) -> Answer {
+        var skipped: [String] = []
+        for candidate in ranked where FcCharSetHasChar(candidate.charset, scalar.value) != 0 {
+            switch open(candidate) {
+            case let .success(font):
+                // fontconfig's charset is a claim; the font's own cmap decides.
+                if font.glyph(for: scalar) != nil { return Answer(font: font, skipped: skipped) }
+            case let .failure(error):
+                skipped.append("skipped system font \(candidate.file): \(error)")
+            }
+        }
+        return Answer(font: nil, skipped: skipped)
+    }
+
+    private static func open(_ candidate: Candidate) -> Result<Font, FontError> {
+        let key = "\(candidate.file)#\(candidate.index)"
+        if let known = opened.withLock({ $0[key] }) { return known }
+        // Loaded outside the lock (a font file can be large); the first result stored wins.
+        let made: Result<Font, FontError>
+        do { made = .success(try FontLibrary.file(candidate.file, index: candidate.index)) } catch let error as FontError {
+            made = .failure(error)
+        } catch {
+            made = .failure(.notAFont(name: candidate.file, reason: "\(error)"))
+        }
+        return opened.withLock { state in
+            if let known = state[key] { return known }
+            state[key] = made
+            return made
+        }
+    }
+
+    /// Every installed font, best first for `sans-serif` in the configured order (fontconfig's
+    /// `FcFontSort`, not trimmed), with its character set.
+    private static func rank() -> [Candidate] {
+        guard FcInit() != 0, let pattern = FcNameParse("sans-serif") else { return [] }
+        defer { FcPatternDestroy(pattern) }
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let set = FcFontSort(nil, pattern, 0, nil, &result) else { return [] }
+        defer { FcFontSetDestroy(set) }
+        var candidates: [Candidate] = []
+        var seen = Set<String>()
+        for i in 0..<Int(set.pointee.nfont) {
+            guard let font = set.pointee.fonts[i] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?
+            var charset: OpaquePointer?
+            var index: Int32 = 0
+            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file,
+                  FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+                  let copy = FcCharSetCopy(charset) else { continue }
+            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+            // A variable font's named instances (index above 0xFFFF) repeat its default face.
+            guard index >= 0, index <= 0xFFFF else { FcCharSetDestroy(copy); continue }
+            let path = String(cString: file)
+            guard seen.insert("\(path)#\(index)").inserted else { FcCharSetDestroy(copy); continue }
+            candidates.append(Candidate(file: path, index: Int(index), charset: copy))
+        }
+        return candidates
+    }
+}
