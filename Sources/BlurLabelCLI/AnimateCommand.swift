@@ -44,8 +44,8 @@ enum AnimateCommand {
             steps = try options.integer("steps", range: 1...Limits.maximumSteps) ?? 20
             maxRadius = try options.number("max-radius", range: 0...Limits.maximumRadius) ?? 20
             duration = try options.number("duration", range: 0...Limits.maximumDuration) ?? 1
-            style = try LabelOptions.style(options)
             text = arguments.positionals[0]
+            style = try LabelOptions.style(options, text: text, fitRadius: maxRadius)
             // Secure: no sharp frame, which would be the real text.
             var order = Array((style.secure == nil ? 0 : 1)...steps)
             if arguments.has("--reverse") { order.reverse() }

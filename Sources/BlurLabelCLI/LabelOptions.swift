@@ -9,6 +9,9 @@ enum LabelOptions {
         OptionSpec(name: "--color", value: "C", help: "text colour: #RGB, #RRGGBB, #RRGGBBAA or a CSS name (default black)"),
         OptionSpec(name: "--background", value: "C", help: "background colour or 'transparent' (default white)"),
         OptionSpec(name: "--canvas", value: "WxH", help: "fixed canvas size; content is centered (default: the ink box padded by ceil(3*SIGMA))"),
+        OptionSpec(name: "--fit", help: "with --canvas: the largest --size (at most the one given) whose blurred, padded label fits the canvas"),
+        OptionSpec(name: "--min-size", value: "PX", help: "with --fit: the smallest size tried (default \(OptionValues.format(FitToCanvas.defaultMinimumSize))); smaller still not fitting fails"),
+        OptionSpec(name: "--padding", value: "PX", help: "empty pixels around the ink beyond the blur's reach, 0 to \(LabelStyle.maximumPadding) (default 0)"),
         OptionSpec(name: "--features", value: "LIST", help: "OpenType features, comma-separated: tnum,-liga,+smcp,ss01"),
         OptionSpec(name: "--language", value: "TAG", help: "language for shaping, a BCP 47 tag such as ar, tr, sr"),
         OptionSpec(name: "--direction", value: "DIR", help: "paragraph direction: auto (default), ltr or rtl"),
@@ -24,18 +27,37 @@ enum LabelOptions {
     ]
 
     /// Names of the options above that are flags (present or not).
-    static let flags: Set<String> = ["secure", "no-system-fonts"]
+    static let flags: Set<String> = ["secure", "no-system-fonts", "fit"]
 
     /// Option names without dashes, as manifest keys use them.
     static var keys: [String] { specs.map { String($0.name.dropFirst(2)) } }
 
-    /// A label style from a parsed command line.
-    static func style(from arguments: ParsedArguments) throws -> LabelStyle {
-        try style(Options(arguments))
+    /// A label style from a parsed command line, fitted to its canvas for `text` with `--fit`.
+    static func style(from arguments: ParsedArguments, text: String) throws -> LabelStyle {
+        try style(Options(arguments), text: text)
     }
 
-    /// A label style from typed options (a command line's or a manifest line's).
-    static func style(_ options: Options) throws -> LabelStyle {
+    /// A label style from typed options (a command line's or a manifest line's). With `--fit` the
+    /// size is the largest at which `text` fits the canvas, blurred at `fitRadius` (default: the
+    /// style's radius; an animation gives its largest).
+    static func style(_ options: Options, text: String, fitRadius: Double? = nil) throws -> LabelStyle {
+        let style = try unfittedStyle(options)
+        let minimum = try options.number("min-size", range: 0.01...Limits.maximumFontSize)
+        guard try options.flag("fit") else {
+            if minimum != nil { throw UsageError(message: "--min-size only applies with --fit") }
+            return style
+        }
+        guard style.canvas != nil else { throw UsageError(message: "--fit needs --canvas WxH") }
+        let maximum = options.has("size") ? style.text.size : Limits.maximumFontSize
+        let lowest = minimum ?? min(FitToCanvas.defaultMinimumSize, maximum)
+        guard lowest <= maximum else {
+            throw UsageError(message: "--min-size \(OptionValues.format(lowest)) is above --size \(OptionValues.format(maximum))")
+        }
+        return try FitToCanvas.style(style, fitting: text, radius: fitRadius, minimumSize: lowest, maximumSize: maximum)
+    }
+
+    /// A label style from typed options, without fitting.
+    static func unfittedStyle(_ options: Options) throws -> LabelStyle {
         var text = TextStyle()
         if let font = try options.string("font") {
             do { text.font = try FontLibrary.named(font) } catch { throw UsageError(message: "--font: \(error)") }
@@ -68,6 +90,7 @@ enum LabelOptions {
             style.canvas = try CanvasSize(width: size.width, height: size.height)
         }
         if let radius = try options.number("radius", range: 0...Limits.maximumRadius) { style.radius = radius }
+        if let padding = try options.integer("padding", range: 0...LabelStyle.maximumPadding) { style.padding = padding }
         if try options.flag("secure") {
             var secure = SecureOptions()
             if let format = try options.string("format") {

@@ -23,10 +23,10 @@ enum RenderCommand {
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
         let path = try CommonOptions.requiredOutput(arguments)
-        let style = try LabelOptions.style(from: arguments)
+        let text = arguments.positionals[0]
+        let style = try LabelOptions.style(from: arguments, text: text)
         if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: \(warning)\n") }
         let level = try CommonOptions.compression(arguments)
-        let text = arguments.positionals[0]
         let pipeline = LabelPipeline(style: style)
         let picture = try pipeline.picture(of: text)
         // Secure pictures never render the real text; ask separately, for the warning only.

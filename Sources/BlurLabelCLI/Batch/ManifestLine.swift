@@ -79,7 +79,7 @@ struct ManifestLine {
 
     /// The label style the line asks for.
     func style() throws -> LabelStyle {
-        do { return try LabelOptions.style(options) } catch let error as UsageError {
+        do { return try LabelOptions.style(options, text: text) } catch let error as UsageError {
             throw LineError(error.message)
         }
     }

@@ -92,7 +92,8 @@ public actor BlurLevels {
             self.maxRadius = maxRadius
             self.steps = steps
             pipeline = LabelPipeline(style: style)
-            let pad = LabelPipeline.padding(radius: maxRadius)
+            guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+            let pad = LabelPipeline.padding(radius: maxRadius) + style.padding
             let pipeline = self.pipeline
             if let decoy = try pipeline.renderDecoy(for: text) {
                 toBlur = try decoy.mask.padded(by: pad)

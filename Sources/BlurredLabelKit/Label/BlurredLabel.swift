@@ -89,8 +89,8 @@ public final class BlurredLabel {
         get throws { try sharpText().missingCharacters }
     }
 
-    /// The padding on each side of the ink: the blur's reach, `ceil(3σ)`.
-    public var padding: Int { LabelPipeline.padding(radius: style.radius) }
+    /// The padding on each side of the ink: the blur's reach, `ceil(3σ)`, and the style's own padding.
+    public var padding: Int { LabelPipeline.padding(radius: style.radius) + max(0, min(style.padding, LabelStyle.maximumPadding)) }
 
     /// The pipeline that makes this label's pictures; the label caches its stages.
     public var pipeline: LabelPipeline { LabelPipeline(style: style) }

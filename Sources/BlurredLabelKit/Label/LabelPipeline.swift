@@ -45,6 +45,10 @@ public struct LabelPipeline: Sendable {
     /// The padding on each side of the ink for a blur of `radius`: the blur's reach, `ceil(3σ)`.
     public static func padding(radius: Double) -> Int { Int((3 * radius).rounded(.up)) }
 
+    /// The padding on each side of the ink for a blur of `radius` in this style: the blur's reach
+    /// and the style's own `padding` beyond it.
+    public func padding(radius: Double) -> Int { Self.padding(radius: radius) + style.padding }
+
     /// The sharp text's mask with `padding` empty pixels on every side. In secure mode the canvas
     /// is at least the decoy's, with the sharp text centered in it.
     public func sharpMask(_ text: RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
@@ -98,7 +102,8 @@ public struct LabelPipeline: Sendable {
     /// The label's picture at the style's radius: blurred when the radius is above 0 or in secure
     /// mode (where even σ 0 shows the decoy, never the text), sharp otherwise.
     public func picture(of text: String) throws -> Picture {
-        let pad = Self.padding(radius: style.radius)
+        guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        let pad = padding(radius: style.radius)
         if style.secure == nil && style.radius == 0 {
             let rendered = try renderText(text)
             let (image, clipped) = try composite(try sharpMask(rendered, decoy: nil, padding: pad))

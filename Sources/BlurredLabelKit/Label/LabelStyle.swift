@@ -13,11 +13,17 @@ public struct LabelStyle: Equatable, Sendable {
     /// Secure mode: when blurred, the label shows a decoy of this format instead of its text, so
     /// the picture carries no information about the text. nil for a plain (cosmetic) blur.
     public var secure: SecureOptions?
+    /// Empty pixels added around the ink on every side beyond the blur's reach (0 by default), at
+    /// most `LabelStyle.maximumPadding`.
+    public var padding: Int
+
+    /// The largest `padding`.
+    public static let maximumPadding = 4096
 
     public init(text: TextStyle = TextStyle(), color: Color = .black, background: Color = .white,
-                canvas: CanvasSize? = nil, radius: Double = 2.5, secure: SecureOptions? = nil) {
+                canvas: CanvasSize? = nil, radius: Double = 2.5, secure: SecureOptions? = nil, padding: Int = 0) {
         self.text = text; self.color = color; self.background = background; self.canvas = canvas; self.radius = radius
-        self.secure = secure
+        self.secure = secure; self.padding = padding
     }
 }
 
@@ -56,6 +62,10 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
     case badSteps(Int)
     case badRadius(Double)
     case textTooLong(limit: Int)
+    case badPadding(Int)
+    case fitWithoutCanvas
+    case badFitRange(minimum: Double, maximum: Double)
+    case doesNotFit(width: Int, height: Int, minimumSize: Double)
 
     public var description: String {
         switch self {
@@ -64,6 +74,10 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
         case let .badSteps(n): return "steps must be from 1 to \(Limits.maximumSteps), got \(n)"
         case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(Limits.maximumRadius)), got \(r)"
         case let .textTooLong(limit): return "text is longer than \(limit) characters"
+        case let .badPadding(p): return "padding must be from 0 to \(LabelStyle.maximumPadding) px, got \(p)"
+        case .fitWithoutCanvas: return "fitting needs a canvas size (--canvas WxH)"
+        case let .badFitRange(minimum, maximum): return "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"
+        case let .doesNotFit(w, h, size): return "the label does not fit a \(w)x\(h) canvas even at the minimum size of \(size) px (give a larger --canvas, a smaller --min-size, --radius or --padding)"
         }
     }
 }

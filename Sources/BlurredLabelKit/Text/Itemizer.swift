@@ -22,7 +22,7 @@ enum Itemizer {
     /// the fonts it gives join the chain after `fonts` for the rest of the paragraph.
     static func itemize<Fonts: RandomAccessCollection<Font>>(_ scalars: [UInt32], direction: TextDirection, fonts: Fonts,
                         scriptFonts: [hb_script_t: Int] = [:],
-                        system: (Unicode.Scalar) -> Font? = { _ in nil }) -> Paragraph where Fonts.Index == Int {
+                        system: (_ scalar: Unicode.Scalar, _ colour: Bool) -> Font? = { _, _ in nil }) -> Paragraph where Fonts.Index == Int {
         let (levels, rtl) = bidiLevels(scalars, direction: direction)
         let scripts = resolvedScripts(scalars)
         var missing: [Unicode.Scalar] = []
@@ -30,10 +30,21 @@ enum Itemizer {
         // System fonts found for this paragraph, numbered after the chain's.
         var found: [Font] = []
         func font(_ index: Int) -> Font { index < fonts.count ? fonts[index] : found[index - fonts.count] }
+        func index(of systemFont: Font) -> Int {
+            if let known = found.firstIndex(where: { $0 === systemFont }) { return fonts.count + known }
+            found.append(systemFont)
+            return fonts.count + found.count - 1
+        }
         for (position, value) in scalars.enumerated() {
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             let previous = fontIndices.last
-            if let preferred = scriptFonts[scripts[position]], fonts[preferred].glyph(for: scalar) != nil {
+            // An emoji shown as emoji by default, or asked for with U+FE0F, takes a colour font
+            // first, as browsers do (Unicode TS #51); without one it falls back as any character.
+            let wantsColour = scalar.properties.isEmojiPresentation
+                || (scalar.properties.isEmoji && position + 1 < scalars.count && scalars[position + 1] == 0xFE0F)
+            if wantsColour, let colourFont = system(scalar, true) {
+                fontIndices.append(index(of: colourFont))
+            } else if let preferred = scriptFonts[scripts[position]], fonts[preferred].glyph(for: scalar) != nil {
                 fontIndices.append(preferred)
             } else if let previous, joinsPrevious(scalar), font(previous).glyph(for: scalar) != nil {
                 fontIndices.append(previous)
@@ -44,13 +55,8 @@ enum Itemizer {
                 fontIndices.append(previous)
             } else if let index = fonts.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
                 fontIndices.append(index)
-            } else if !isIgnorable(scalar), let systemFont = system(scalar) {
-                if let known = found.firstIndex(where: { $0 === systemFont }) {
-                    fontIndices.append(fonts.count + known)
-                } else {
-                    found.append(systemFont)
-                    fontIndices.append(fonts.count + found.count - 1)
-                }
+            } else if !isIgnorable(scalar), let systemFont = system(scalar, false) {
+                fontIndices.append(index(of: systemFont))
             } else {
                 if !isIgnorable(scalar) { missing.append(scalar) }
                 fontIndices.append(previous ?? 0)

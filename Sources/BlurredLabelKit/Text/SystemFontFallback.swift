@@ -24,6 +24,8 @@ enum SystemFonts {
         let file: String
         let index: Int
         let charset: OpaquePointer
+        /// fontconfig says its glyphs are in colour (CBDT, COLR, sbix, SVG).
+        let colour: Bool
     }
 
     /// The answer for one character: the font, or nil; and the listed fonts skipped on the way
@@ -39,10 +41,11 @@ enum SystemFonts {
     /// Fonts opened so far (nil with the reason for those that failed), by `file#index`.
     private static let opened = Mutex([String: Result<Font, FontError>]())
 
-    /// The first ranked font that has `scalar`, skipping those that cannot be opened.
-    static func font(for scalar: Unicode.Scalar) -> Answer {
+    /// The first ranked font that has `scalar` (with `colour`, the first colour font, or nil when
+    /// no colour font has it), skipping those that cannot be opened.
+    static func font(for scalar: Unicode.Scalar, colour: Bool = false) -> Answer {
         var skipped: [String] = []
-        for candidate in ranked where FcCharSetHasChar(candidate.charset, scalar.value) != 0 {
+        for candidate in ranked where (!colour || candidate.colour) && FcCharSetHasChar(candidate.charset, scalar.value) != 0 {
             switch open(candidate) {
             case let .success(font):
                 // fontconfig's charset is a claim; the font's own cmap decides.
@@ -87,16 +90,17 @@ enum SystemFonts {
             guard let font = set.pointee.fonts[i] else { continue }
             var file: UnsafeMutablePointer<FcChar8>?
             var charset: OpaquePointer?
-            var index: Int32 = 0
+            var index: Int32 = 0, colour: FcBool = 0
             guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file,
                   FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
                   let copy = FcCharSetCopy(charset) else { continue }
             _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+            _ = FcPatternGetBool(font, FC_COLOR, 0, &colour)
             // A variable font's named instances (index above 0xFFFF) repeat its default face.
             guard index >= 0, index <= 0xFFFF else { FcCharSetDestroy(copy); continue }
             let path = String(cString: file)
             guard seen.insert("\(path)#\(index)").inserted else { FcCharSetDestroy(copy); continue }
-            candidates.append(Candidate(file: path, index: Int(index), charset: copy))
+            candidates.append(Candidate(file: path, index: Int(index), charset: copy, colour: colour != 0))
         }
         return candidates
     }

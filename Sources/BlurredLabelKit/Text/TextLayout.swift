@@ -35,12 +35,12 @@ struct TextLayout {
         var lines: [(glyphs: [(Font, ShapedGlyph)], width: Double, rtl: Bool)] = []
         var missing: [Unicode.Scalar] = []
         var warnings: [String] = []
-        let system: (Unicode.Scalar) -> Font?
+        let system: (Unicode.Scalar, Bool) -> Font?
         switch style.systemFallback {
-        case .off: system = { _ in nil }
+        case .off: system = { _, _ in nil }
         case .fontconfig:
-            system = { scalar in
-                let answer = SystemFonts.font(for: scalar)
+            system = { scalar, colour in
+                let answer = SystemFonts.font(for: scalar, colour: colour)
                 for line in answer.skipped where !warnings.contains(line) { warnings.append(line) }
                 return answer.font
             }
