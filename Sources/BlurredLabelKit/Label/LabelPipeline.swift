@@ -106,19 +106,21 @@ public struct LabelPipeline: Sendable {
         let pad = padding(radius: style.radius)
         if style.secure == nil && style.radius == 0 {
             let rendered = try renderText(text)
-            let (image, clipped) = try composite(try sharpMask(rendered, decoy: nil, padding: pad))
+            let (image, clipped) = rendered.colorLayer != nil
+                ? try colorPicture(rendered, padding: pad, radius: 0)
+                : try composite(try sharpMask(rendered, decoy: nil, padding: pad))
             return Picture(image: image, clipped: clipped, missingCharacters: rendered.missingCharacters,
                            fontWarnings: rendered.fontWarnings)
         }
-        var rendered: RenderedText? = nil
-        let mask = try maskToBlur(text: {
-            let made = try renderText(text)
-            rendered = made
-            return made
-        }, decoy: try renderDecoy(for: text), padding: pad)
-        let (image, clipped) = try composite(try blurred(mask, radius: style.radius))
-        return Picture(image: image, clipped: clipped, missingCharacters: rendered?.missingCharacters ?? [],
-                       fontWarnings: rendered?.fontWarnings ?? [])
+        // What is blurred: the decoy in secure mode (the text is then never rendered), else the text.
+        let decoy = try renderDecoy(for: text)
+        let real = decoy == nil ? try renderText(text) : nil
+        let source = decoy ?? real!
+        let (image, clipped) = source.colorLayer != nil
+            ? try colorPicture(source, padding: pad, radius: style.radius)
+            : try composite(try blurred(try maskToBlur(text: { source }, decoy: decoy, padding: pad), radius: style.radius))
+        return Picture(image: image, clipped: clipped, missingCharacters: real?.missingCharacters ?? [],
+                       fontWarnings: real?.fontWarnings ?? [])
     }
 
     /// Characters of `text` that no font in the style's chain has.

@@ -53,12 +53,12 @@ public final class Font: @unchecked Sendable {
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         bytes.copyBytes(from: data)
         // A face of its own, only to check the font and read its metrics.
-        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int, bitmapOnly: Bool)
+        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int, strikes: Bool)
         do {
             metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.count),
                                                          index: index, name: name) { face in
                 (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height),
-                 face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0)
+                 face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0 && face.pointee.num_fixed_sizes > 0)
             }
         } catch {
             bytes.deallocate()
@@ -68,7 +68,6 @@ public final class Font: @unchecked Sendable {
         self.byteCount = data.count
         self.faceIndex = index
         self.embedded = embedded
-        colorStrikes = metrics.bitmapOnly
         let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
                                   HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
@@ -76,6 +75,8 @@ public final class Font: @unchecked Sendable {
         // FreeType leaves a bitmap-only font's units per em at 0: read the head table's, and the
         // vertical metrics HarfBuzz reads (OS/2 or hhea), instead.
         let upem = metrics.unitsPerEm > 0 ? metrics.unitsPerEm : Int(hb_face_get_upem(hbFace))
+        hasColorBitmaps = metrics.strikes && hb_ot_color_has_png(hbFace) != 0
+        hasColorLayers = hb_ot_color_has_layers(hbFace) != 0
         hb_face_destroy(hbFace)
         hb_blob_destroy(blob)
         hb_font_set_scale(hbFont, Int32(upem), Int32(upem))
@@ -105,8 +106,11 @@ public final class Font: @unchecked Sendable {
     }
 
     /// True for a font whose glyphs are colour bitmaps (CBDT/CBLC), drawn from a fixed strike.
-    public var hasColorBitmaps: Bool { colorStrikes }
-    let colorStrikes: Bool
+    public let hasColorBitmaps: Bool
+    /// True for a font with colour layers (COLR v0 with CPAL palettes).
+    public let hasColorLayers: Bool
+    /// True for a font with colour glyphs of either kind.
+    var isColorFont: Bool { hasColorBitmaps || hasColorLayers }
 
     /// The glyph for a code point, or nil when this font lacks it.
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {

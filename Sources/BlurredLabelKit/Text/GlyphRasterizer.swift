@@ -99,6 +99,8 @@ final class GlyphWorkspace {
     /// Keeps the fonts whose bytes the faces read alive as long as the faces.
     private var fonts: [Font] = []
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
+    /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form).
+    var colorCache: [GlyphRasterizer.Key: ColorGlyphBitmap?] = [:]
     private static let cacheLimit = 20_000
     private static let faceLimit = 64
 
@@ -133,7 +135,7 @@ final class GlyphWorkspace {
     }
 
     /// This thread's face for `font`, opened on first use.
-    private func face(for font: Font) -> FT_Face? {
+    func face(for font: Font) -> FT_Face? {
         if let face = faces[font.identity] { return face }
         guard let library else { return nil }
         if faces.count >= Self.faceLimit {
@@ -141,6 +143,7 @@ final class GlyphWorkspace {
             faces.removeAll()
             fonts.removeAll()
             cache.removeAll()
+            colorCache.removeAll()
         }
         // The font opened once already (when it was made), so this cannot fail but for memory.
         guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name) else { return nil }

@@ -48,7 +48,8 @@ enum Itemizer {
                 fontIndices.append(preferred)
             } else if let previous, joinsPrevious(scalar), font(previous).glyph(for: scalar) != nil {
                 fontIndices.append(previous)
-            } else if let previous, isNeutral(scalar), font(previous).glyph(for: scalar) != nil {
+            } else if let previous, isNeutral(scalar), !font(previous).isColorFont, font(previous).glyph(for: scalar) != nil {
+                // (Not in a colour font: an emoji font's digits and spaces are keycap bases.)
                 fontIndices.append(previous)
             } else if let previous, previous >= fonts.count, isIgnorable(scalar) {
                 // A joiner or selector inside a system font's run (an emoji sequence) stays in it.

@@ -15,6 +15,9 @@ public struct RenderedText: Sendable {
     public let missingCharacters: [Unicode.Scalar]
     /// Installed fonts offered for some character that could not be opened (skipped), one line each.
     public let fontWarnings: [String]
+    /// The colour glyphs (emoji), premultiplied RGBA of the mask's size and place, drawn over the
+    /// mask coloured in the text colour; nil when the text has no colour glyph.
+    public let colorLayer: Image?
 }
 
 /// Sets and rasterizes text.
@@ -24,22 +27,35 @@ public enum TextRenderer {
         let layout = try TextLayout(text: text, style: style)
         let outline = Int((style.outlineWidth * 64).rounded())
         var pieces: [(bitmap: GlyphBitmap, x: Int, y: Int)] = []
+        var colorPieces: [(bitmap: ColorGlyphBitmap, x: Int, y: Int)] = []
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        func include(left: Int, top: Int, width: Int, height: Int) {
+            minX = min(minX, left); minY = min(minY, top)
+            maxX = max(maxX, left + width); maxY = max(maxY, top + height)
+        }
         for placed in layout.glyphs {
             let x = (placed.x * 64).rounded(), y = (placed.y * 64).rounded()
             let wholeX = Int((x / 64).rounded(.down)), wholeY = Int((y / 64).rounded(.down))
+            let subX = Int(x) - wholeX * 64, subY = Int(y) - wholeY * 64
+            if let color = ColorGlyphs.bitmap(font: placed.font, glyph: placed.glyph, size: style.size, subX: subX, subY: subY) {
+                let left = wholeX + color.left, top = wholeY - color.top
+                colorPieces.append((color, left, top))
+                include(left: left, top: top, width: color.width, height: color.height)
+                let foreground = color.foreground
+                if foreground.width > 0 { pieces.append((foreground, wholeX + foreground.left, wholeY - foreground.top)) }
+                continue
+            }
             let bitmap = GlyphRasterizer.bitmap(font: placed.font, glyph: placed.glyph, size: style.size,
-                                                subX: Int(x) - wholeX * 64, subY: Int(y) - wholeY * 64, outline: outline)
+                                                subX: subX, subY: subY, outline: outline)
             guard bitmap.width > 0 else { continue }
             let left = wholeX + bitmap.left, top = wholeY - bitmap.top
             pieces.append((bitmap, left, top))
-            minX = min(minX, left); minY = min(minY, top)
-            maxX = max(maxX, left + bitmap.width); maxY = max(maxY, top + bitmap.height)
+            include(left: left, top: top, width: bitmap.width, height: bitmap.height)
         }
-        guard !pieces.isEmpty else {
+        guard minX < maxX else {
             return RenderedText(mask: try CoverageMask(width: 0, height: 0), inkOriginX: 0, inkOriginY: 0,
                                 layoutWidth: layout.width, layoutHeight: layout.height, lineCount: layout.lineCount,
-                                missingCharacters: layout.missing, fontWarnings: layout.fontWarnings)
+                                missingCharacters: layout.missing, fontWarnings: layout.fontWarnings, colorLayer: nil)
         }
         var mask = try CoverageMask(width: maxX - minX, height: maxY - minY)
         mask.values.withUnsafeMutableBufferPointer { out in
@@ -55,7 +71,17 @@ public enum TextRenderer {
                 }
             }
         }
+        var colorLayer: Image? = nil
+        if !colorPieces.isEmpty {
+            var layer = try Image(width: mask.width, height: mask.height)
+            for piece in colorPieces {
+                ColorLabelComposer.drawOver(&layer, piece.bitmap.rgba, width: piece.bitmap.width, height: piece.bitmap.height,
+                                            left: piece.x - minX, top: piece.y - minY)
+            }
+            colorLayer = layer
+        }
         return RenderedText(mask: mask, inkOriginX: minX, inkOriginY: minY, layoutWidth: layout.width,
-                            layoutHeight: layout.height, lineCount: layout.lineCount, missingCharacters: layout.missing, fontWarnings: layout.fontWarnings)
+                            layoutHeight: layout.height, lineCount: layout.lineCount, missingCharacters: layout.missing,
+                            fontWarnings: layout.fontWarnings, colorLayer: colorLayer)
     }
 }

@@ -1,0 +1,91 @@
+/// The picture of text with colour glyphs (emoji): the coverage mask in the text colour with the
+/// colour layer over it, as one premultiplied RGBA image, padded, blurred (premultiplied, so no
+/// dark fringes) and composited on the background. Text without colour glyphs never comes here:
+/// it keeps the mask path and its exact bytes.
+enum ColorLabelComposer {
+    /// Premultiplied `source` (`width`×`height`) drawn over `image` with its top-left at
+    /// (`left`, `top`); what falls outside is clipped. Each channel: s + d·(255 − sa)/255, rounded.
+    static func drawOver(_ image: inout Image, _ source: [UInt8], width: Int, height: Int, left: Int, top: Int) {
+        let x0 = max(0, left), x1 = min(image.width, left + width)
+        let y0 = max(0, top), y1 = min(image.height, top + height)
+        guard x0 < x1, y0 < y1 else { return }
+        let imageWidth = image.width
+        image.pixels.withUnsafeMutableBufferPointer { out in
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let s = ((y - top) * width + (x - left)) * 4, d = (y * imageWidth + x) * 4
+                    let inverse = 255 - UInt32(source[s + 3])
+                    for k in 0..<4 {
+                        out[d + k] = UInt8(min(255, UInt32(source[s + k]) + (UInt32(out[d + k]) * inverse + 127) / 255))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rendered text's ink as premultiplied RGBA: the mask in `color`, the colour layer over it.
+    static func ink(_ text: RenderedText, color: Color) throws -> Image {
+        let mask = text.mask
+        let f = color.premultiplied
+        let fill = [UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3)]
+        var image = try Image(width: mask.width, height: mask.height)
+        for i in 0..<(mask.width * mask.height) {
+            let coverage = UInt32(mask.values[i])
+            guard coverage > 0 else { continue }
+            for k in 0..<4 { image.pixels[i * 4 + k] = UInt8((fill[k] * coverage + 127) / 255) }
+        }
+        if let layer = text.colorLayer {
+            drawOver(&image, layer.pixels, width: layer.width, height: layer.height, left: 0, top: 0)
+        }
+        return image
+    }
+
+    /// `image` centered on a transparent `width`×`height` image (each side at least the image's).
+    static func centered(_ image: Image, width: Int, height: Int) throws -> Image {
+        if width == image.width && height == image.height { return image }
+        var out = try Image(width: width, height: height)
+        let left = (width - image.width) / 2, top = (height - image.height) / 2
+        for y in 0..<image.height {
+            let dst = ((y + top) * width + left) * 4, src = y * image.width * 4
+            out.pixels.replaceSubrange(dst..<(dst + image.width * 4), with: image.pixels[src..<(src + image.width * 4)])
+        }
+        return out
+    }
+
+    /// `image` (premultiplied) over `background` on a `width`×`height` canvas, centered, and
+    /// whether some of it fell outside.
+    static func place(_ image: Image, background: Color, width: Int, height: Int) throws -> (image: Image, clipped: Bool) {
+        var out = try Image(width: width, height: height, fill: background)
+        let left = (width - image.width) / 2, top = (height - image.height) / 2
+        drawOver(&out, image.pixels, width: image.width, height: image.height, left: left, top: top)
+        var clipped = false
+        for y in 0..<image.height where !clipped {
+            for x in 0..<image.width where image.pixels[(y * image.width + x) * 4 + 3] != 0 {
+                let cx = x + left, cy = y + top
+                if cx < 0 || cy < 0 || cx >= width || cy >= height { clipped = true; break }
+            }
+        }
+        return (out, clipped)
+    }
+}
+
+extension LabelPipeline {
+    /// The picture of `text`, which has colour glyphs: its ink (text colour under the colour layer)
+    /// padded by `padding`, centered on a canvas at least as large as `atLeast` padded (secure
+    /// mode's decoy, as `sharpMask` does), blurred at `radius` (0: sharp) and composited on the
+    /// style's background and canvas.
+    public func colorPicture(_ text: RenderedText, atLeast other: RenderedText? = nil, padding: Int,
+                             radius: Double, threads: Int = defaultThreadCount) throws -> (image: Image, clipped: Bool) {
+        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
+        var ink = try ColorLabelComposer.ink(text, color: style.color)
+        ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)
+        if let other {
+            ink = try ColorLabelComposer.centered(ink, width: max(ink.width, other.mask.width + 2 * padding),
+                                                  height: max(ink.height, other.mask.height + 2 * padding))
+        }
+        if radius > 0 { ink = try GaussianBlur(sigma: radius, edges: .transparent).apply(to: ink, threads: threads) }
+        let width = style.canvas?.width ?? max(1, ink.width), height = style.canvas?.height ?? max(1, ink.height)
+        let placed = try ColorLabelComposer.place(ink, background: style.background, width: width, height: height)
+        return (placed.image, style.canvas != nil && placed.clipped)
+    }
+}
