@@ -7,6 +7,8 @@ import Testing
 struct GoldenTests {
     static func label(_ text: String, radius: Double? = 2.5, configure: (inout LabelStyle) throws -> Void = { _ in }) throws -> Image {
         var style = LabelStyle()
+        // The same bytes on every machine: only the embedded fonts, unless a test asks for more.
+        style.text.systemFallback = .off
         try configure(&style)
         let label = BlurredLabel(text: text, style: style)
         if let radius { try label.blur(radius: radius) }
@@ -64,6 +66,29 @@ struct GoldenTests {
             $0.text.outlineWidth = outline; $0.text.maxWidth = maxWidth; $0.text.size = 28
         }
         assertGolden(image, named: name)
+    }
+
+    // System fonts (Debian's fonts-droid-fallback and fonts-noto-color-emoji, installed by
+    // scripts/ensure-deps): the only goldens that depend on installed fonts.
+    @Test func cjkFromTheSystemFonts() throws {
+        try SystemTestFonts.require(SystemTestFonts.droid)
+        assertGolden(try Self.label("价格 56.00 € 税込", radius: nil) { $0.text.systemFallback = .fontconfig; $0.text.size = 28 },
+                     named: "text-cjk-fallback")
+    }
+
+    @Test func colourEmoji() throws {
+        try SystemTestFonts.require(SystemTestFonts.emoji)
+        assertGolden(try Self.label("🔥 19.99 € 😀", radius: nil) { $0.text.systemFallback = .fontconfig }, named: "label-emoji-sharp")
+        assertGolden(try Self.label("🔥 19.99 € 😀") { $0.text.systemFallback = .fontconfig }, named: "label-emoji-blurred")
+    }
+
+    @Test func fittedToACanvas() throws {
+        var style = LabelStyle()
+        style.text.systemFallback = .off
+        style.canvas = try CanvasSize(width: 180, height: 60)
+        style.padding = 4
+        let fitted = try FitToCanvas.style(style, fitting: "56.00 €")
+        assertGolden(try LabelPipeline(style: fitted).picture(of: "56.00 €").image, named: "label-fitted")
     }
 
     @Test func tabularFigures() throws {

@@ -122,6 +122,15 @@ public final class BlurredLabel {
         let pipeline = self.pipeline
         if isBlurred {
             if let blurredImage { return blurredImage }
+            // Colour glyphs (emoji) in what is blurred: the premultiplied RGBA path.
+            let decoy = try decoyText()
+            if let source = decoy == nil ? try sharpText() : decoy, source.colorLayer != nil {
+                let (image, clipped) = try pipeline.colorPicture(source, padding: padding, radius: style.radius)
+                work.blurs += 1; work.composites += 1
+                blurredImage = image
+                clippedBlurred = clipped
+                return image
+            }
             if blurredMask == nil {
                 let mask = try pipeline.maskToBlur(text: sharpText, decoy: try decoyText(), padding: padding)
                 blurredMask = try pipeline.blurred(mask, radius: style.radius)
@@ -133,6 +142,13 @@ public final class BlurredLabel {
             return image
         }
         if let sharpImage { return sharpImage }
+        if try sharpText().colorLayer != nil {
+            let (image, clipped) = try pipeline.colorPicture(try sharpText(), atLeast: try decoyText(), padding: padding, radius: 0)
+            work.composites += 1
+            sharpImage = image
+            clippedSharp = clipped
+            return image
+        }
         let (image, clipped) = try composite(try pipeline.sharpMask(try sharpText(), decoy: try decoyText(), padding: padding))
         sharpImage = image
         clippedSharp = clipped

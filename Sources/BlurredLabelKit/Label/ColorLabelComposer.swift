@@ -74,8 +74,10 @@ extension LabelPipeline {
     /// padded by `padding`, centered on a canvas at least as large as `atLeast` padded (secure
     /// mode's decoy, as `sharpMask` does), blurred at `radius` (0: sharp) and composited on the
     /// style's background and canvas.
+    /// `canvas` overrides the style's (animation levels share the largest radius's canvas).
     public func colorPicture(_ text: RenderedText, atLeast other: RenderedText? = nil, padding: Int,
-                             radius: Double, threads: Int = defaultThreadCount) throws -> (image: Image, clipped: Bool) {
+                             radius: Double, canvas: (width: Int, height: Int)? = nil,
+                             threads: Int = defaultThreadCount) throws -> (image: Image, clipped: Bool) {
         guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
         var ink = try ColorLabelComposer.ink(text, color: style.color)
         ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)
@@ -84,8 +86,9 @@ extension LabelPipeline {
                                                   height: max(ink.height, other.mask.height + 2 * padding))
         }
         if radius > 0 { ink = try GaussianBlur(sigma: radius, edges: .transparent).apply(to: ink, threads: threads) }
-        let width = style.canvas?.width ?? max(1, ink.width), height = style.canvas?.height ?? max(1, ink.height)
+        let fixed = canvas ?? style.canvas.map { ($0.width, $0.height) }
+        let width = fixed?.0 ?? max(1, ink.width), height = fixed?.1 ?? max(1, ink.height)
         let placed = try ColorLabelComposer.place(ink, background: style.background, width: width, height: height)
-        return (placed.image, style.canvas != nil && placed.clipped)
+        return (placed.image, fixed != nil && placed.clipped)
     }
 }
