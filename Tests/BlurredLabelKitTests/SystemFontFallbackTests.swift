@@ -108,6 +108,25 @@ struct ColorGlyphTests {
         #expect(layout.glyphs.last?.font === FontLibrary.defaultFont)
     }
 
+    /// scripts/make-colr-fixture.py: ■ is a red square (palette) with a smaller square in the text
+    /// colour on top; 'B' is a plain outline.
+    @Test func colrLayersInPaletteAndTextColour() throws {
+        let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("fonts/colr-test.ttf").path
+        let font = try Font(path: path)
+        #expect(font.hasColorLayers && !font.hasColorBitmaps)
+        var style = LabelStyle(text: TextStyle(font: font, size: 40, systemFallback: .off), color: try Color(parsing: "#0000ff"))
+        style.radius = 0
+        let rendered = try LabelPipeline(style: style).renderText("■")
+        #expect(rendered.colorLayer != nil)
+        let image = try LabelPipeline(style: style).picture(of: "■").image
+        #expect(image.width == 40 && image.height == 40)
+        let corner = image[3, 3], centre = image[20, 20]
+        #expect(corner.r == 255 && corner.g == 0 && corner.b == 0 && corner.a == 255)
+        // The text-colour layer lies above the red one.
+        #expect(centre.r == 0 && centre.g == 0 && centre.b == 255 && centre.a == 255)
+        #expect(try LabelPipeline(style: style).renderText("B").colorLayer == nil)
+    }
+
     @Test func resamplerKeepsAreaAndColour() throws {
         // 4×4 opaque red halved: 2×2 opaque red; and a quarter-pixel shift spreads, never adds, alpha.
         let red = [UInt8]((0..<16).flatMap { _ in [UInt8(255), 0, 0, 255] })

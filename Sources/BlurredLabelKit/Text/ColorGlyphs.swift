@@ -81,7 +81,9 @@ enum ColorGlyphs {
     // MARK: - COLR layers
 
     /// The glyph's COLR v0 layers, each an outline filled with its palette colour; layers in the
-    /// text colour (palette index 0xFFFF) go to `foreground`, under the coloured ones.
+    /// text colour (palette index 0xFFFF) go to `foreground`, weighted so that drawing the colour
+    /// layer over the foreground in the text colour gives the layers' own order (exact for an
+    /// opaque text colour).
     static func layers(face: FT_Face, key: GlyphRasterizer.Key) -> ColorGlyphBitmap? {
         var iterator = FT_LayerIterator()
         var layerGlyph: FT_UInt = 0, colorIndex: FT_UInt = 0
@@ -114,28 +116,39 @@ enum ColorGlyphs {
         let right = drawn.map { $0.bitmap.left + $0.bitmap.width }.max()!
         let bottom = drawn.map { $0.bitmap.top - $0.bitmap.height }.min()!
         let width = right - left, height = top - bottom
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        var foreground = [UInt8](repeating: 0, count: width * height)
+        // Layers in order, per pixel: colour layers go over `colour` (premultiplied, alpha a);
+        // a layer in the text colour T (opaque) at coverage c makes the total T·c + (1 − c)·total.
+        // Kept as total = colour + T·m, so the text colour is only needed at composition.
+        var colour = [Double](repeating: 0, count: width * height * 4)
+        var weight = [Double](repeating: 0, count: width * height)
         for (bitmap, color) in drawn {
             for y in 0..<bitmap.height {
                 for x in 0..<bitmap.width {
-                    let coverage = UInt32(bitmap.coverage[y * bitmap.width + x])
+                    let coverage = Double(bitmap.coverage[y * bitmap.width + x]) / 255
                     guard coverage > 0 else { continue }
                     let i = (top - bitmap.top + y) * width + (bitmap.left - left + x)
                     guard let (r, g, b, a) = color else {
-                        foreground[i] = max(foreground[i], UInt8(coverage))
+                        for k in 0..<4 { colour[i * 4 + k] *= 1 - coverage }
+                        weight[i] = coverage + (1 - coverage) * weight[i]
                         continue
                     }
-                    // Source over: the layer's premultiplied colour at alpha a·coverage.
-                    let alpha = (a * coverage + 127) / 255
-                    let inverse = 255 - alpha
-                    let o = i * 4
-                    for (k, channel) in [r, g, b].enumerated() {
-                        rgba[o + k] = UInt8(min(255, (channel * alpha + 127) / 255 + (UInt32(rgba[o + k]) * inverse + 127) / 255))
-                    }
-                    rgba[o + 3] = UInt8(min(255, alpha + (UInt32(rgba[o + 3]) * inverse + 127) / 255))
+                    let alpha = Double(a) / 255 * coverage
+                    let premultiplied = [Double(r) * alpha, Double(g) * alpha, Double(b) * alpha, 255 * alpha]
+                    for k in 0..<4 { colour[i * 4 + k] = premultiplied[k] + (1 - alpha) * colour[i * 4 + k] }
+                    weight[i] *= 1 - alpha
                 }
             }
+        }
+        // Stored so that text colour × foreground drawn under rgba ("over") gives colour + T·m:
+        // foreground = m / (1 − a).
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        var foreground = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<(width * height) {
+            let alpha = min(255, max(0, colour[i * 4 + 3].rounded()))
+            for k in 0..<3 { rgba[i * 4 + k] = UInt8(min(alpha, max(0, colour[i * 4 + k].rounded()))) }
+            rgba[i * 4 + 3] = UInt8(alpha)
+            let open = 1 - colour[i * 4 + 3] / 255
+            if weight[i] > 0, open > 0 { foreground[i] = UInt8(min(255, max(0, (weight[i] / open * 255).rounded()))) }
         }
         let foregroundBitmap = foreground.contains(where: { $0 != 0 })
             ? GlyphBitmap(width: width, height: height, left: left, top: top, coverage: foreground) : GlyphRasterizer.empty
