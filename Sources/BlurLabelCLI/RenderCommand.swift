@@ -18,6 +18,9 @@ enum RenderCommand {
         README, "Is a blur private?". --secure blurs a decoy of the declared --format instead, so the
         picture carries no information about TEXT (at any --radius, 0 included: then the decoy is shown
         sharp), and warnings never quote TEXT.
+        Characters the chosen and embedded fonts lack are drawn from the system's fonts (fontconfig:
+        CJK, colour emoji...); --no-system-fonts gives the same bytes on every machine instead.
+        --canvas WxH --fit picks the largest --size that fits the blurred, --padding-padded label.
         """
     )
 

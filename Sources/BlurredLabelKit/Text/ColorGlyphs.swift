@@ -30,8 +30,14 @@ enum ColorGlyphs {
         } else {
             made = nil
         }
-        if workspace.colorCache.count >= 4096 { workspace.colorCache.removeAll(keepingCapacity: true) }
+        // Bounded by bytes as well as entries: one emoji at 2000 px is 25 MB.
+        let bytes = made?.rgba.count ?? 0
+        if workspace.colorCache.count >= 4096 || workspace.colorCacheBytes + bytes > 64 << 20 {
+            workspace.colorCache.removeAll(keepingCapacity: true)
+            workspace.colorCacheBytes = 0
+        }
         workspace.colorCache[key] = .some(made)
+        workspace.colorCacheBytes += bytes
         return made
     }
 

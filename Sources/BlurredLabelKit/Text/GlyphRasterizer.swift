@@ -101,6 +101,7 @@ final class GlyphWorkspace {
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
     /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form).
     var colorCache: [GlyphRasterizer.Key: ColorGlyphBitmap?] = [:]
+    var colorCacheBytes = 0
     private static let cacheLimit = 20_000
     private static let faceLimit = 64
 
@@ -144,6 +145,7 @@ final class GlyphWorkspace {
             fonts.removeAll()
             cache.removeAll()
             colorCache.removeAll()
+            colorCacheBytes = 0
         }
         // The font opened once already (when it was made), so this cannot fail but for memory.
         guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name) else { return nil }
