@@ -85,7 +85,7 @@ struct CommandLineTests {
         let clipped = run(["render", "A long price tag", "-o", folder + "/c.png", "--canvas", "40x20"])
         #expect(clipped.status == 0 && clipped.err.contains("clipped"))
         #expect(try PNGDecoder.decode(contentsOf: folder + "/c.png").width == 40)
-        let missing = run(["render", "a\u{6F22}b", "-o", folder + "/m.png", "--radius", "0"])
+        let missing = run(["render", "a\u{6F22}b", "-o", folder + "/m.png", "--radius", "0", "--no-system-fonts"])
         #expect(missing.status == 0 && missing.err.contains("U+6F22"))
     }
 

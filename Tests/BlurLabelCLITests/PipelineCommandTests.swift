@@ -258,11 +258,11 @@ final class StatusBox: Sendable {
 struct SecureWarningTests {
     @Test func missingGlyphsAreCountedNotNamed() throws {
         let folder = try temporaryFolder()
-        let result = run(["render", "中文 5", "--secure", "--format", "##", "--radius", "3", "-o", folder + "/s.png"])
+        let result = run(["render", "中文 5", "--secure", "--format", "##", "--radius", "3", "--no-system-fonts", "-o", folder + "/s.png"])
         #expect(result.status == 0)
         #expect(result.err.contains("2 character(s)"), "\(result.err)")
         #expect(!result.err.contains("中") && !result.err.contains("文") && !result.err.contains("U+4E2D") && !result.err.contains("U+6587"))
-        let plain = run(["render", "中文 5", "--radius", "3", "-o", folder + "/p.png"])
+        let plain = run(["render", "中文 5", "--radius", "3", "--no-system-fonts", "-o", folder + "/p.png"])
         #expect(plain.err.contains("U+4E2D"))
     }
 }
