@@ -34,7 +34,10 @@ public enum FitToCanvas {
         func fits(_ quarters: Int) throws -> Bool {
             var sized = style
             sized.text.size = Double(quarters) * step
-            let (width, height) = try contentSize(text, style: sized)
+            let width: Int, height: Int
+            do { (width, height) = try contentSize(text, style: sized) } catch ImageError.invalidSize {
+                return false // ink larger than any image may be: certainly larger than the canvas
+            }
             return width == 0 || (width + 2 * pad <= canvas.width && height + 2 * pad <= canvas.height)
         }
         guard try fits(low) else {
