@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Runs `body` over `0..<count` split into contiguous ranges, one per worker. Each item is
