@@ -2,6 +2,7 @@ import CEmbeddedFonts
 import CFreeType
 import CHarfBuzz
 import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A font face: the file's bytes, a HarfBuzz font for shaping, and the metrics read once.
@@ -36,11 +37,11 @@ public final class Font: @unchecked Sendable {
     private static let counter = Atomic<Int>(0)
 
     /// Loads face `index` of a font file (TTF, OTF, or a TTC collection).
+    /// The file is read once, straight into the font's own buffer (a 10 MB emoji font is not
+    /// copied twice more on the way).
     public convenience init(path: String, index: Int = 0) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FontError.cannotRead(path: path)
-        }
-        try self.init(bytes: [UInt8](data), index: index, name: path)
+        let (buffer, count) = try FontFile.read(path)
+        try self.init(owning: buffer, count: count, index: index, name: path, embedded: nil)
     }
 
     /// Loads a font from its bytes.
@@ -48,14 +49,25 @@ public final class Font: @unchecked Sendable {
         try self.init(bytes: data, index: index, name: name, embedded: nil)
     }
 
-    init(bytes data: [UInt8], index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
-        guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        bytes.copyBytes(from: data)
+    convenience init(bytes data: [UInt8], index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        buffer.copyBytes(from: data)
+        try self.init(owning: buffer, count: data.count, index: index, name: name, embedded: embedded)
+    }
+
+    /// Takes ownership of `buffer` (allocated with alignment 16), whose first `count` bytes are the
+    /// font file; it is deallocated when the font goes, or at once if the font is refused.
+    private init(owning buffer: UnsafeMutableRawBufferPointer, count: Int, index: Int, name: String,
+                 embedded: FontLibrary.Embedded?) throws {
+        guard index >= 0 else {
+            buffer.deallocate()
+            throw FontError.badFaceIndex(name: name, index: index)
+        }
+        bytes = buffer
         // A face of its own, only to check the font and read its metrics.
         let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int, strikes: Bool)
         do {
-            metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.count),
+            metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
                                                          index: index, name: name) { face in
                 (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height),
                  face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0 && face.pointee.num_fixed_sizes > 0)
@@ -65,10 +77,10 @@ public final class Font: @unchecked Sendable {
             throw error
         }
         self.name = name
-        self.byteCount = data.count
+        self.byteCount = count
         self.faceIndex = index
         self.embedded = embedded
-        let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
+        let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(count),
                                   HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
         hbFont = hb_font_create(hbFace)!
@@ -116,6 +128,34 @@ public final class Font: @unchecked Sendable {
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0 ? glyph : nil
+    }
+}
+
+/// Reading a font file into a buffer of its own size.
+enum FontFile {
+    /// The file's bytes in a new buffer (alignment 16, at least one byte) and their count.
+    static func read(_ path: String) throws -> (UnsafeMutableRawBufferPointer, Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FontError.cannotRead(path: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0, info.st_size < Int(UInt32.max) else {
+            throw FontError.cannotRead(path: path)
+        }
+        let size = Int(info.st_size)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, size), alignment: 16)
+        var count = 0
+        while count < size {
+            let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break } // an error, or the file got shorter: keep what was read
+            count += n
+        }
+        guard count == size else {
+            buffer.deallocate()
+            throw FontError.cannotRead(path: path)
+        }
+        return (buffer, count)
     }
 }
 
