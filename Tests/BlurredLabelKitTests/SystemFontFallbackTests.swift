@@ -81,6 +81,23 @@ struct SystemFontFallbackTests {
     }
 }
 
+@Suite("Font files")
+struct FontFileTests {
+    @Test func onlyWholeRegularFontFilesLoad() throws {
+        let folder = try Fixtures.temporaryFolder()
+        #expect(throws: FontError.cannotRead(path: folder.path)) { try Font(path: folder.path) }
+        #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) { try Font(path: folder.path + "/none.ttf") }
+        let empty = folder.appendingPathComponent("empty.ttf").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(throws: FontError.self) { try Font(path: empty) }
+        // A font read from its file is the same font as from its bytes.
+        let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("fonts/colr-test.ttf").path
+        let fromFile = try Font(path: path)
+        let fromBytes = try Font(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: "colr")
+        #expect(fromFile.unitsPerEm == 1000 && fromFile.ascender == fromBytes.ascender && fromFile.glyph(for: "B") == fromBytes.glyph(for: "B"))
+    }
+}
+
 @Suite("Colour glyphs")
 struct ColorGlyphTests {
     @Test func emojiHasAColourLayerAndPlainTextHasNone() throws {
