@@ -25,8 +25,10 @@ public final class Font: @unchecked Sendable {
     public let lineGap: Int
 
     let hbFont: OpaquePointer
-    /// The file's bytes, which every thread's FreeType face reads.
-    let bytes: UnsafeMutableRawBufferPointer
+    /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, or
+    /// an embedded font's bytes in the binary itself (never copied, never freed).
+    let bytes: UnsafeRawBufferPointer
+    private let ownsBytes: Bool
     /// The face's number in a collection.
     let faceIndex: Int
     /// Which embedded font this is, if it is one (decides the built-in script fallbacks).
@@ -41,7 +43,12 @@ public final class Font: @unchecked Sendable {
     /// copied twice more on the way).
     public convenience init(path: String, index: Int = 0) throws {
         let (buffer, count) = try FontFile.read(path)
-        try self.init(owning: buffer, count: count, index: index, name: path, embedded: nil)
+        do {
+            try self.init(bytes: UnsafeRawBufferPointer(buffer), count: count, owned: true, index: index, name: path, embedded: nil)
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
     }
 
     /// Loads a font from its bytes.
@@ -50,32 +57,36 @@ public final class Font: @unchecked Sendable {
     }
 
     convenience init(bytes data: [UInt8], index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        buffer.copyBytes(from: data)
-        try self.init(owning: buffer, count: data.count, index: index, name: name, embedded: embedded)
-    }
-
-    /// Takes ownership of `buffer` (allocated with alignment 16), whose first `count` bytes are the
-    /// font file; it is deallocated when the font goes, or at once if the font is refused.
-    private init(owning buffer: UnsafeMutableRawBufferPointer, count: Int, index: Int, name: String,
-                 embedded: FontLibrary.Embedded?) throws {
-        guard index >= 0 else {
-            buffer.deallocate()
-            throw FontError.badFaceIndex(name: name, index: index)
-        }
-        bytes = buffer
-        // A face of its own, only to check the font and read its metrics.
-        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int, strikes: Bool)
+        guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        copy.copyBytes(from: data)
         do {
-            metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
-                                                         index: index, name: name) { face in
-                (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height),
-                 face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0 && face.pointee.num_fixed_sizes > 0)
-            }
+            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, owned: true, index: index, name: name, embedded: embedded)
         } catch {
-            bytes.deallocate()
+            copy.deallocate()
             throw error
         }
+    }
+
+    /// A font over bytes that live as long as the process (an embedded font's, in the binary):
+    /// nothing is copied, and only the pages FreeType and HarfBuzz read are ever touched.
+    convenience init(staticBytes: UnsafeRawBufferPointer, index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
+        try self.init(bytes: staticBytes, count: staticBytes.count, owned: false, index: index, name: name, embedded: embedded)
+    }
+
+    /// Checks the face and reads its metrics; on a throw the caller still owns `bytes`.
+    private init(bytes: UnsafeRawBufferPointer, count: Int, owned: Bool, index: Int, name: String,
+                 embedded: FontLibrary.Embedded?) throws {
+        guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
+        // A face of its own, only to check the font and read its metrics.
+        let metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
+                                                         index: index, name: name) { face in
+            (unitsPerEm: Int(face.pointee.units_per_EM), ascender: Int(face.pointee.ascender),
+             descender: -Int(face.pointee.descender), height: Int(face.pointee.height),
+             strikes: face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0 && face.pointee.num_fixed_sizes > 0)
+        }
+        self.bytes = bytes
+        self.ownsBytes = owned
         self.name = name
         self.byteCount = count
         self.faceIndex = index
@@ -114,7 +125,7 @@ public final class Font: @unchecked Sendable {
 
     deinit {
         hb_font_destroy(hbFont)
-        bytes.deallocate()
+        if ownsBytes { bytes.deallocate() }
     }
 
     /// True for a font whose glyphs are colour bitmaps (CBDT/CBLC), drawn from a fixed strike.
@@ -148,7 +159,7 @@ enum FontFile {
         while count < size {
             let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break } // an error, or the file got shorter: keep what was read
+            guard n > 0 else { break } // an error, or the file got shorter: refused below
             count += n
         }
         guard count == size else {
