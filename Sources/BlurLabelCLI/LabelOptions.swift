@@ -13,10 +13,10 @@ enum LabelOptions {
         OptionSpec(name: "--language", value: "TAG", help: "language for shaping, a BCP 47 tag such as ar, tr, sr"),
         OptionSpec(name: "--direction", value: "DIR", help: "paragraph direction: auto (default), ltr or rtl"),
         OptionSpec(name: "--align", value: "A", help: "line alignment: left, center (default), right, start or end"),
-        OptionSpec(name: "--line-spacing", value: "X", help: "multiple of the font's line height (default 1)"),
-        OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character (default 0)"),
-        OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces"),
-        OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs"),
+        OptionSpec(name: "--line-spacing", value: "X", help: "multiple of the font's line height, above 0 and at most \(Int(Limits.maximumLineSpacing)) (default 1)"),
+        OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character, -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) (default 0)"),
+        OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces, 1 to \(Int(Limits.maximumWrapWidth))"),
+        OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs, 0 to \(Int(Limits.maximumOutlineWidth))"),
         OptionSpec(name: "--secure", help: "blur a decoy of the text's format instead of the text: the picture reveals nothing"),
         OptionSpec(name: "--format", value: "TEMPLATE", help: "with --secure: the secret's longest form, # for each digit (e.g. '##.## €')"),
         OptionSpec(name: "--seed", value: "N", help: "with --secure: seed for the decoy digits (default: the system's secure generator)"),
@@ -52,10 +52,10 @@ enum LabelOptions {
             guard let a = TextAlignment(rawValue: align) else { throw UsageError(message: "--align must be left, center, right, start or end, got '\(align)'") }
             text.alignment = a
         }
-        if let spacing = try options.number("line-spacing", range: 0.01...100) { text.lineSpacing = spacing }
-        if let spacing = try options.number("letter-spacing", range: -1000...1000) { text.letterSpacing = spacing }
-        if let width = try options.number("max-width", range: 1...1_000_000) { text.maxWidth = width }
-        if let outline = try options.number("outline", range: 0...500) { text.outlineWidth = outline }
+        if let spacing = try options.number("line-spacing", range: 0.01...Limits.maximumLineSpacing) { text.lineSpacing = spacing }
+        if let spacing = try options.number("letter-spacing", range: -Limits.maximumLetterSpacing...Limits.maximumLetterSpacing) { text.letterSpacing = spacing }
+        if let width = try options.number("max-width", range: 1...Limits.maximumWrapWidth) { text.maxWidth = width }
+        if let outline = try options.number("outline", range: 0...Limits.maximumOutlineWidth) { text.outlineWidth = outline }
         do { try text.validate() } catch { throw UsageError(message: "\(error)") }
 
         var style = LabelStyle(text: text)
