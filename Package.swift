@@ -37,9 +37,11 @@ let package = Package(
         .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI"]),
         .executableTarget(
             name: "blurlabel-bench",
-            dependencies: ["BlurredLabelKit"],
+            dependencies: ["BlurredLabelKit", "CReferencePNGFilter"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
+        // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
+        .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
         .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "GoldenImage"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),

@@ -1,5 +1,5 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
 
 /// `blurlabel animate TEXT --steps N --max-radius R -o OUT.png`: the blur stepping from sharp to
 /// full as an animated PNG, or as numbered PNGs with `--frames DIR`. Frames are made a few at a
@@ -52,8 +52,9 @@ enum AnimateCommand {
             if arguments.has("--bounce") { order += order.dropFirst().dropLast().reversed() }
             self.order = order
             if delay > Limits.maximumFrameDelay {
-                throw UsageError(message: String(format: "--duration %@ over %d frames is %.3f s a frame; a frame may last at most %@ s (give more --steps or a shorter --duration)",
-                                                 OptionValues.format(duration), order.count, delay, String(Limits.maximumFrameDelay)))
+                throw UsageError(message: "--duration \(OptionValues.format(duration)) over "
+                                 + cFormat("%ld frames is %.3f s a frame; ", order.count, delay)
+                                 + "a frame may last at most \(String(Limits.maximumFrameDelay)) s (give more --steps or a shorter --duration)")
             }
         }
     }

@@ -36,7 +36,7 @@ struct CommandSpec: Sendable {
         for option in all {
             var left = option.short.map { "\($0), \(option.name)" } ?? "    \(option.name)"
             if let value = option.value { left += " \(value)" }
-            lines.append("  " + left.padding(toLength: max(left.count + 2, 28), withPad: " ", startingAt: 0) + option.help)
+            lines.append("  " + left.padded(to: max(left.count + 2, 28)) + option.help)
         }
         return lines.joined(separator: "\n")
     }

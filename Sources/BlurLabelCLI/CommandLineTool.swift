@@ -1,5 +1,6 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `blurlabel` command: subcommand dispatch, `--help`, `--version`, and the exit-code
 /// contract (0 success, 1 a difference found by `diff`, 2 bad input, one line on stderr).
@@ -8,8 +9,8 @@ public enum CommandLineTool {
 
     /// Where a command writes; tests capture it, the executable uses the real streams.
     struct Output: Sendable {
-        var standardOutput: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
-        var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        var standardOutput: @Sendable (String) -> Void = { writeText($0, toDescriptor: STDOUT_FILENO) }
+        var standardError: @Sendable (String) -> Void = { writeText($0, toDescriptor: STDERR_FILENO) }
     }
 
     /// A subcommand: its table and what it does with the parsed arguments.
@@ -29,7 +30,7 @@ public enum CommandLineTool {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
             let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
             do { arguments.append(try decodeUTF8(bytes)) } catch {
-                FileHandle.standardError.write(Data("blurlabel: argument \(index) \(error)\n".utf8))
+                writeText("blurlabel: argument \(index) \(error)\n", toDescriptor: STDERR_FILENO)
                 return 2
             }
         }
@@ -83,7 +84,7 @@ public enum CommandLineTool {
             "commands:",
         ]
         for command in commands {
-            lines.append("  " + command.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
+            lines.append("  " + command.spec.name.padded(to: 10) + command.spec.summary)
         }
         lines += [
             "",

@@ -1,5 +1,6 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `blurlabel diff EXPECTED.png ACTUAL.png`: exit 0 within tolerance, 1 when not, 2 on bad input.
 enum DiffCommand {

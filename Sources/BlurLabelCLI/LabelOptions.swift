@@ -41,7 +41,7 @@ enum LabelOptions {
         }
         if let size = try options.number("size", range: 0.01...Limits.maximumFontSize) { text.size = size }
         if let features = try options.list("features") {
-            text.features = features.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            text.features = features.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         }
         text.language = try options.string("language")
         if let direction = try options.string("direction") {
@@ -80,7 +80,7 @@ enum LabelOptions {
     }
 }
 
-import Foundation
+import FoundationEssentials
 
 /// The secure-mode warning when the decoy's format is read off the text itself.
 func secureFormatWarning(_ style: LabelStyle) -> String? {
@@ -97,7 +97,7 @@ func missingCharactersWarning(_ missing: [Unicode.Scalar], secure: Bool) -> Stri
     }
     var seen = Set<UInt32>()
     let names = missing.filter { seen.insert($0.value).inserted }.map { scalar in
-        "U+" + String(format: "%04X", scalar.value) + " '\(scalar)'"
+        "U+" + cFormat("%04X", scalar.value) + " '\(scalar)'"
     }
     return "warning: no font has \(names.joined(separator: ", ")); drawn as the font's missing-glyph box"
 }

@@ -1,5 +1,6 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `blurlabel redact IN.png --rect X,Y,W,H[:MODE] ... -o OUT.png`: obscure rectangles of an image.
 enum RedactCommand {
@@ -82,7 +83,7 @@ enum RedactCommand {
     /// `X,Y,W,H` with an optional `:MODE`.
     static func parseRect(_ text: String, index: Int) throws -> (Redaction.Rect, String?) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingWhitespace()) }
         guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
             throw UsageError(message: "region \(index + 1): '\(text)' is not X,Y,W,H[:MODE] with whole numbers")
         }

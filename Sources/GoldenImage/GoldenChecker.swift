@@ -1,5 +1,5 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
 
 /// The test that made a golden comparison, for the report and the command that re-records it.
 struct GoldenOrigin: Sendable {

@@ -68,6 +68,9 @@ case "kernels":
     let sigmas = (args.count > 2 ? args[2] : "0.5,1,2.5").split(separator: ",").map { Double($0)! }
     try benchmarkKernels(sigmas: sigmas, size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
                          repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!)
+case "png-filter":
+    try benchmarkPNGFilter(size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
+                           repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!)
 case "png":
     // Encoding settings on typical labels: bytes and time per image.
     var images: [Image] = []
@@ -186,6 +189,6 @@ case "attack":
     let trials = args.count > 3 ? Int(args[3])! : 500
     try Attack.run(sigmas: sigmas, trials: trials)
 default:
-    FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n".data(using: .utf8)!)
     exit(2)
 }

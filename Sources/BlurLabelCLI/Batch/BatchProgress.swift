@@ -1,4 +1,5 @@
-import Foundation
+import BlurredLabelKit
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,9 +36,9 @@ final class BatchProgress {
                 let width = 30, filled = total == 0 ? width : min(width, width * done / max(1, total))
                 text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + text
             }
-            text += String(format: " %.0f labels/s, ETA %@", rate, Self.duration(eta))
+            text += cFormat(" %.0f labels/s, ETA ", rate) + Self.duration(eta)
         } else {
-            text += String(format: " %.0f labels/s", rate)
+            text += cFormat(" %.0f labels/s", rate)
         }
         if live {
             output.standardError("\r\u{1B}[K" + text)

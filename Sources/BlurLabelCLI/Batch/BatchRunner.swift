@@ -1,5 +1,6 @@
 import BlurredLabelKit
-import Foundation
+import Dispatch
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,9 +59,9 @@ final class BatchRunner: Sendable {
         shared.withLock { $0.progress.finish() }
         let seconds = Date().timeIntervalSince(started)
         let interrupted = stop.isRequested
-        output.standardError(String(format: "batch: %@rendered %d, skipped %d, failed %d in %.1f s (%.0f labels/s)\n",
-                                    interrupted ? "interrupted; " : "", total.rendered, total.skipped, total.failed, seconds,
-                                    Double(total.rendered) / max(seconds, 1e-9)))
+        output.standardError("batch: " + (interrupted ? "interrupted; " : "")
+                             + cFormat("rendered %ld, skipped %ld, failed %ld in %.1f s (%.0f labels/s)\n",
+                                       total.rendered, total.skipped, total.failed, seconds, Double(total.rendered) / max(seconds, 1e-9)))
         if interrupted { return 130 }
         return total.failed > 0 ? 2 : 0
     }
@@ -173,7 +174,7 @@ final class BatchRunner: Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+            case let s where s.value < 0x20: out += cFormat("\\u%04x", s.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -1,5 +1,5 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
 
 /// One manifest line: `text`, `output` (a file name under the output folder) and any option
 /// `render` takes, by the same names (`size`, `radius`, `color`, `secure`...).
@@ -18,7 +18,7 @@ struct ManifestLine {
         _ = try decodeUTF8(bytes)
         let fields: [String: JSONValue]
         do { fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) } catch {
-            let isObject = (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any]
+            let isObject = (try? JSONDecoder().decode([String: AnyJSONValue].self, from: Data(bytes))) != nil
             throw LineError(isObject ? "a value has an unsupported type (objects and nulls are not options)" : "invalid JSON (each line must be one JSON object)")
         }
         if let unknown = fields.keys.sorted().first(where: { !Self.keys.contains($0) }) {
@@ -102,4 +102,9 @@ enum JSONValue: Decodable {
 struct LineError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Any JSON value, read and dropped: tells "an object with unsupported values" from "not an object".
+private struct AnyJSONValue: Decodable {
+    init(from decoder: any Decoder) {}
 }

@@ -1,5 +1,5 @@
 import BlurredLabelKit
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,10 +122,10 @@ final class OutputFolder: Sendable {
     }
 
     private static func reason(_ error: Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
-           let text = strerror(Int32(underlying.code)) {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError,
+           let text = strerror(underlying.code.rawValue) {
             return String(cString: text)
         }
-        return error.localizedDescription
+        return describeError(error)
     }
 }

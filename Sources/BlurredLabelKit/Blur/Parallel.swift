@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Runs `body` over `0..<count` split into contiguous ranges, one per worker. Each item is
 /// computed the same way whatever the split, so results never depend on the thread count.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A colour with straight (not premultiplied) alpha, 8 bits a channel.
 public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -17,7 +17,7 @@ public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA`, a CSS colour name, or `transparent`.
     public init(parsing text: String) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingWhitespace().lowercased()
         if trimmed == "transparent" { self = .transparent; return }
         if let rgb = cssColorNames[trimmed] {
             self.init(red: UInt8(rgb >> 16), green: UInt8((rgb >> 8) & 0xFF), blue: UInt8(rgb & 0xFF))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Compares two images the way a person would: exact equality first, then a perceptual colour
 /// distance per pixel (`metric`, pixelmatch's), with anti-aliased edge pixels counted apart.
@@ -65,11 +65,11 @@ public struct ImageComparison: Sendable {
         public var summary: String {
             if isIdentical { return "images are identical" }
             let aa = antialiasedPixels > 0 ? "; \(antialiasedPixels) anti-aliased pixels allowed" : ""
-            let largest = String(format: "largest distance %.4f (%@ metric, threshold %g)", maxDistance, metric.rawValue, threshold)
+            let largest = cFormat("largest distance %.4f (", maxDistance) + metric.rawValue + cFormat(" metric, threshold %g)", threshold)
             if differentPixels == 0 {
                 return "equal within the threshold: \(pixelsBelowThreshold) pixels differ below it, \(largest)\(aa)"
             }
-            return String(format: "%d of %d pixels differ (%.4f%%), ", differentPixels, width * height, differentRatio * 100)
+            return cFormat("%ld of %ld pixels differ (%.4f%%), ", differentPixels, width * height, differentRatio * 100)
                 + largest + aa
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How far apart two colours are, as a person sees them: 0 for the same colour, 1 for black
 /// against white.

@@ -1,4 +1,3 @@
-import CPNGShim
 import CZlib
 
 /// PNG files for large images, compressed on every core: rows are filtered (libpng's
@@ -24,8 +23,8 @@ enum ParallelPNGWriter {
             rows.withUnsafeBufferPointer { source in
                 let src = UnsafeSendable(source.baseAddress!), dst = UnsafeSendable(out.baseAddress!)
                 parallelRanges(height, threads: threads) { range in
-                    blpng_filter_rows(src.pointer, rowBytes, Int32(bytesPerPixel), UInt32(range.lowerBound), UInt32(range.upperBound),
-                                      dst.pointer + range.lowerBound * (rowBytes + 1))
+                    PNGRowFilter.filter(pixels: src.pointer, rowBytes: rowBytes, bytesPerPixel: bytesPerPixel, rows: range,
+                                        into: dst.pointer + range.lowerBound * (rowBytes + 1))
                 }
             }
             count = filteredCount

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,23 +10,26 @@ func systemErrorText(_ code: Int32 = errno) -> String {
 }
 
 /// One plain line for any error: the project's own errors say what and where already; a
-/// Foundation file error (`NSCocoaErrorDomain … UserInfo={…}`) becomes its path and what went
-/// wrong in words.
+/// Foundation file error (`CocoaError`, `POSIXError`) becomes its path and what went wrong in words.
 public func describeError(_ error: any Error) -> String {
-    let fromFoundation = error is CocoaError || error is POSIXError || type(of: error) is NSError.Type
-    if !fromFoundation { return "\(error)" }
-    let ns = error as NSError
-    let path = (ns.userInfo[NSFilePathErrorKey] as? String)
-        ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
-    var posix: Int32? = ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : nil
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        posix = Int32(underlying.code)
+    let path: String?
+    var posix: Int32?
+    var cocoaCode: CocoaError.Code?
+    if let error = error as? POSIXError {
+        path = nil
+        posix = error.code.rawValue
+    } else if let error = error as? CocoaError {
+        path = error.filePath ?? error.url?.path
+        cocoaCode = error.code
+        if let underlying = error.underlying as? POSIXError { posix = underlying.code.rawValue }
+    } else {
+        return "\(error)"
     }
     let reason: String
     if let posix {
         reason = systemErrorText(posix)
-    } else if ns.domain == NSCocoaErrorDomain {
-        switch CocoaError.Code(rawValue: ns.code) {
+    } else if let cocoaCode {
+        switch cocoaCode {
         case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file or folder"
         case .fileWriteFileExists: reason = "a file of that name is in the way"
         case .fileReadNoPermission, .fileWriteNoPermission: reason = "permission denied"
@@ -35,10 +38,10 @@ public func describeError(_ error: any Error) -> String {
         case .fileReadTooLarge: reason = "the file is too large"
         case .fileReadCorruptFile: reason = "the file is damaged"
         case .fileReadInapplicableStringEncoding, .fileWriteInapplicableStringEncoding: reason = "the text is not in a usable encoding"
-        default: reason = "file operation failed (code \(ns.code))"
+        default: reason = "file operation failed (code \(cocoaCode.rawValue))"
         }
     } else {
-        reason = ns.localizedDescription
+        reason = "\(error)"
     }
     return path.map { "\($0): \(reason)" } ?? reason
 }

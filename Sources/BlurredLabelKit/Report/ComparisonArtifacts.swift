@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The pictures of one comparison, written into a report folder as `<name>-<kind>.png`.
 public struct ComparisonArtifacts: Sendable {

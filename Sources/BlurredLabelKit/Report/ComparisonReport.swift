@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,7 +54,8 @@ public struct ComparisonReport: Sendable {
     public func entries() throws -> [ComparisonReportEntry] {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let files = (try? FileManager.default.contentsOfDirectory(at: entriesFolder, includingPropertiesForKeys: nil)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path)) ?? []
+        let files = names.map { entriesFolder.appendingPathComponent($0) }
         return files.filter { $0.pathExtension == "json" }
             .compactMap { try? decoder.decode(ComparisonReportEntry.self, from: Data(contentsOf: $0)) }
             .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
@@ -64,7 +65,7 @@ public struct ComparisonReport: Sendable {
     func entryFile(_ name: String) -> URL {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, stable across runs and machines
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return entriesFolder.appendingPathComponent(String(format: "%016llx.json", hash))
+        return entriesFolder.appendingPathComponent(cFormat("%016llx.json", hash))
     }
 
     private func writePage() throws {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One failed (or newly recorded) image comparison, as the report page shows it.
 public struct ComparisonReportEntry: Codable, Sendable, Equatable {
@@ -53,9 +53,9 @@ public struct ComparisonReportEntry: Codable, Sendable, Equatable {
 
 /// Quotes a word for a POSIX shell (single quotes; a quote inside becomes `'\''`).
 public func shellQuoted(_ word: String) -> String {
-    if !word.isEmpty, word.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0) }),
-       word.unicodeScalars.allSatisfy(\.isASCII) {
+    if !word.isEmpty, word.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+        || "-_./=:,+@%".unicodeScalars.contains($0) }) {
         return word
     }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return "'" + word.replacingScalar("'", with: "'\\''") + "'"
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The HTML of a report: one self-contained page (inline CSS and a few lines of script, no
 /// outside asset) that shows each entry's pictures, lets a person flip or slide between expected
@@ -87,9 +87,7 @@ struct ComparisonReportPage {
 
     /// A file name as a relative URL (percent-encoded), escaped for an attribute.
     private func source(_ picture: ComparisonReportEntry.Picture) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: ":;?#%")
-        return htmlEscaped(picture.file.addingPercentEncoding(withAllowedCharacters: allowed) ?? picture.file)
+        htmlEscaped(percentEncodedFileName(picture.file))
     }
 
     static let style = """
@@ -121,6 +119,26 @@ struct ComparisonReportPage {
 }
 
 /// Text made safe for HTML element content and attribute values.
+/// A file name as a relative URL path segment: every UTF-8 byte outside Foundation's
+/// `CharacterSet.urlPathAllowed` less `:;?#%` (so a letter, digit or one of `!$&'()*+,-./=@_~`)
+/// as `%XX` in capitals, as `addingPercentEncoding(withAllowedCharacters:)` writes it.
+func percentEncodedFileName(_ name: String) -> String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(name.utf8.count)
+    for byte in name.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            out.append(byte)
+        case _ where "!$&'()*+,-./=@_~".utf8.contains(byte):
+            out.append(byte)
+        default:
+            out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
 func htmlEscaped(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)

@@ -1,7 +1,7 @@
 import CEmbeddedFonts
 import CFreeType
 import CHarfBuzz
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A font face: the file's bytes, a HarfBuzz font for shaping, and the metrics read once.

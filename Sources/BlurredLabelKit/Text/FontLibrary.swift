@@ -1,7 +1,7 @@
 import CEmbeddedFonts
 import CFontconfig
 import CHarfBuzz
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Where fonts come from: the embedded defaults, files, and installed families (fontconfig).

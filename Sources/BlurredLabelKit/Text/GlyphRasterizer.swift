@@ -1,5 +1,5 @@
 import CFreeType
-import Foundation
+import Glibc
 
 /// One rasterized glyph: coverage and where its top-left sits relative to the pen's whole pixel.
 struct GlyphBitmap: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 import CHarfBuzz
 
@@ -8,7 +8,7 @@ struct ShapingFeatures {
 
     init(_ list: [String]) throws {
         features = try list.map { text in
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             var feature = hb_feature_t()
             let ok = trimmed.withCString { hb_feature_from_string($0, Int32(trimmed.utf8.count), &feature) }
             guard ok != 0, !trimmed.isEmpty else { throw TextError.badFeature(text) }

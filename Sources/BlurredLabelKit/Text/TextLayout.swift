@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A glyph placed on the page: its pen position in pixels (y down, first baseline at the
 /// primary font's ascender).
@@ -31,7 +31,7 @@ struct TextLayout {
 
         var lines: [(glyphs: [(Font, ShapedGlyph)], width: Double, rtl: Bool)] = []
         var missing: [Unicode.Scalar] = []
-        let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for paragraph in paragraphs {
             let scalars = paragraph.unicodeScalars.map(\.value)
             let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts, scriptFonts: scriptFonts)

@@ -68,14 +68,3 @@ blpng_status blpng_encode(const blpng_encode_request *request, blpng_encoded *ou
 void blpng_free(void *pointer);
 
 #endif
-
-/* ---- pieces for compressing large images on several threads ----
-   libpng compresses on one thread. For large images the encoder filters rows and deflates
-   fixed-size pieces of the filtered data in parallel (each piece primed with the 32 KB before
-   it, as pigz does), then joins them into one zlib stream. Piece boundaries depend only on the
-   image, never on the thread count, so the bytes are the same on any machine. */
-
-/// PNG-filters rows [first, last) of an image into out (row_bytes + 1 bytes per row), choosing
-/// for each row the filter with the smallest sum of absolute values (libpng's heuristic).
-void blpng_filter_rows(const uint8_t *rows, size_t row_bytes, int bytes_per_pixel,
-                       uint32_t first, uint32_t last, uint8_t *out);

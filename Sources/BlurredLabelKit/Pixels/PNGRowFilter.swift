@@ -1,0 +1,70 @@
+/// PNG's per-row filters (None, Sub, Up, Average, Paeth) with libpng's choice heuristic: each row
+/// gets the filter whose output has the smallest sum of absolute values (bytes read as signed).
+/// Used by `ParallelPNGWriter`, which filters rows on several threads before deflating.
+///
+/// Written in Swift over unsafe pointers; each filter is its own simple loop so the optimiser
+/// vectorises it. `blurlabel-bench png-filter` times it beside the C version it replaced and
+/// checks both give the same bytes.
+@_spi(Benchmarks) public enum PNGRowFilter {
+    /// Filters rows `rows` of the image at `pixels` (`rowBytes` apart, `bytesPerPixel` per pixel)
+    /// into `out`: one filter-type byte then `rowBytes` filtered bytes per row, starting with the
+    /// range's first row at `out`.
+    public static func filter(pixels: UnsafePointer<UInt8>, rowBytes: Int, bytesPerPixel: Int, rows: Range<Int>,
+                       into out: UnsafeMutablePointer<UInt8>) {
+        guard rowBytes > 0, !rows.isEmpty else { return }
+        let p = min(bytesPerPixel, rowBytes)
+        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        zero.initialize(repeating: 0, count: rowBytes)
+        let candidates = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 4)
+        defer { zero.deallocate(); candidates.deallocate() }
+        let sub = candidates, up = candidates + rowBytes, average = candidates + 2 * rowBytes, paeth = candidates + 3 * rowBytes
+        for y in rows {
+            let row = pixels + y * rowBytes
+            let above = y > 0 ? UnsafePointer(row - rowBytes) : UnsafePointer(zero)
+            // The first pixel has no left neighbour (a = c = 0): Sub keeps it, Paeth predicts b.
+            for i in 0..<p {
+                sub[i] = row[i]
+                up[i] = row[i] &- above[i]
+                average[i] = row[i] &- (above[i] >> 1)
+                paeth[i] = row[i] &- above[i]
+            }
+            for i in p..<rowBytes { sub[i] = row[i] &- row[i &- p] }
+            for i in p..<rowBytes { up[i] = row[i] &- above[i] }
+            for i in p..<rowBytes {
+                average[i] = row[i] &- UInt8(truncatingIfNeeded: (UInt16(row[i &- p]) &+ UInt16(above[i])) >> 1)
+            }
+            for i in p..<rowBytes {
+                // Wrapping arithmetic and a branch-free absolute value keep this loop vectorisable.
+                let a = Int16(row[i &- p]), b = Int16(above[i]), c = Int16(above[i &- p])
+                let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
+                let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                paeth[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
+            }
+            var best = 0, bestCost = cost(row, rowBytes)
+            for k in 1...4 {
+                let sum = cost(candidates + (k - 1) * rowBytes, rowBytes)
+                if sum < bestCost { bestCost = sum; best = k }
+            }
+            let destination = out + (y - rows.lowerBound) * (rowBytes + 1)
+            destination[0] = UInt8(best)
+            (destination + 1).update(from: best == 0 ? row : UnsafePointer(candidates + (best - 1) * rowBytes), count: rowBytes)
+        }
+    }
+
+    @inline(__always)
+    private static func magnitude(_ x: Int16) -> Int16 {
+        let sign = x &>> 15
+        return (x ^ sign) &- sign
+    }
+
+    /// libpng's "minimum sum of absolute differences": each byte read as a signed value.
+    @inline(__always)
+    private static func cost(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt32 {
+        var sum: UInt32 = 0
+        for i in 0..<count {
+            let v = bytes[i]
+            sum &+= UInt32(v < 128 ? v : 0 &- v)
+        }
+        return sum
+    }
+}

@@ -1,0 +1,24 @@
+/// The few string edits the package used from full Foundation, in the standard library only.
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs: the scalars of Foundation's
+    /// `CharacterSet.whitespaces` (general category Zs, U+0009 and U+200B ZERO WIDTH SPACE).
+    package func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        func isBlank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s == "\u{200B}" || s.properties.generalCategory == .spaceSeparator }
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isBlank($0) })!
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[first...last])
+        return String(out)
+    }
+
+    /// Every `target` scalar replaced by `replacement` (scalar by scalar, as Foundation's
+    /// `replacingOccurrences(of:with:)` does for a one-scalar target).
+    package func replacingScalar(_ target: Unicode.Scalar, with replacement: String) -> String {
+        var out = String.UnicodeScalarView()
+        for s in unicodeScalars {
+            if s == target { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(s) }
+        }
+        return String(out)
+    }
+}
