@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 
 /// Runs `body` over `0..<count` split into contiguous ranges, one per worker. Each item is
 /// computed the same way whatever the split, so results never depend on the thread count.
@@ -15,9 +14,9 @@ func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -
     }
 }
 
-/// The number of threads used when the caller does not say: every core (read once: asking
-/// the system reads cgroup files every time).
-public let defaultThreadCount: Int = ProcessInfo.processInfo.activeProcessorCount
+/// The number of threads used when the caller does not say: every core this process may use
+/// (read once: asking the system reads cgroup files every time).
+public let defaultThreadCount: Int = ProcessorCount.available()
 
 /// `transform` of every index in `0..<count`, in index order, computed over `threads` workers.
 /// Each worker keeps the results of its own contiguous range and hands them over once, after its

@@ -97,7 +97,7 @@ private let ready = Atomic<UInt64>(0)
 /// The table of paths, allocated once and never freed. Each slot is written only by the thread
 /// that claimed it in `claimed`, and read only after `ready` publishes it (release/acquire).
 nonisolated(unsafe) private let storage: UnsafeMutablePointer<CChar> = {
-    let table = UnsafeMutablePointer<CChar>.allocate(capacity: TemporaryFiles.slotCount * TemporaryFiles.slotBytes)
-    table.initialize(repeating: 0, count: TemporaryFiles.slotCount * TemporaryFiles.slotBytes)
-    return table
+    // calloc: the table's 256 KiB come zeroed from the system without being written, so a run
+    // that registers one file touches one page of it, not all 64.
+    calloc(TemporaryFiles.slotCount * TemporaryFiles.slotBytes, 1)!.bindMemory(to: CChar.self, capacity: TemporaryFiles.slotCount * TemporaryFiles.slotBytes)
 }()

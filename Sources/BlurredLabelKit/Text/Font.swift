@@ -24,8 +24,10 @@ public final class Font: @unchecked Sendable {
     public let lineGap: Int
 
     let hbFont: OpaquePointer
-    /// The file's bytes, which every thread's FreeType face reads.
-    let bytes: UnsafeMutableRawBufferPointer
+    /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, or
+    /// an embedded font's bytes in the binary itself (never copied, never freed).
+    let bytes: UnsafeRawBufferPointer
+    private let ownsBytes: Bool
     /// The face's number in a collection.
     let faceIndex: Int
     /// Which embedded font this is, if it is one (decides the built-in script fallbacks).
@@ -48,30 +50,45 @@ public final class Font: @unchecked Sendable {
         try self.init(bytes: data, index: index, name: name, embedded: nil)
     }
 
-    init(bytes data: [UInt8], index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
+    convenience init(bytes data: [UInt8], index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
         guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        bytes.copyBytes(from: data)
-        // A face of its own, only to check the font and read its metrics.
-        let metrics: (unitsPerEm: Int, ascender: Int, descender: Int, height: Int)
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        copy.copyBytes(from: data)
         do {
-            metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.count),
-                                                         index: index, name: name) { face in
-                (Int(face.pointee.units_per_EM), Int(face.pointee.ascender), -Int(face.pointee.descender), Int(face.pointee.height))
-            }
+            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, owned: true, index: index, name: name, embedded: embedded)
         } catch {
-            bytes.deallocate()
+            copy.deallocate()
             throw error
         }
+    }
+
+    /// A font over bytes that live as long as the process (an embedded font's, in the binary):
+    /// nothing is copied, and only the pages FreeType and HarfBuzz read are ever touched.
+    convenience init(staticBytes: UnsafeRawBufferPointer, index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
+        try self.init(bytes: staticBytes, count: staticBytes.count, owned: false, index: index, name: name, embedded: embedded)
+    }
+
+    /// Checks the face and reads its metrics; on a throw the caller still owns `bytes`.
+    private init(bytes: UnsafeRawBufferPointer, count: Int, owned: Bool, index: Int, name: String,
+                 embedded: FontLibrary.Embedded?) throws {
+        guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
+        // A face of its own, only to check the font and read its metrics.
+        let metrics = try FreeTypeFace.withTemporaryFace(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
+                                                         index: index, name: name) { face in
+            (unitsPerEm: Int(face.pointee.units_per_EM), ascender: Int(face.pointee.ascender),
+             descender: -Int(face.pointee.descender), height: Int(face.pointee.height))
+        }
+        self.bytes = bytes
+        self.ownsBytes = owned
         self.name = name
-        self.byteCount = data.count
+        self.byteCount = count
         self.faceIndex = index
         self.embedded = embedded
         unitsPerEm = metrics.unitsPerEm
         ascender = metrics.ascender
         descender = metrics.descender
         lineGap = max(0, metrics.height - ascender - descender)
-        let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count),
+        let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(count),
                                   HB_MEMORY_MODE_READONLY, nil, nil)
         let hbFace = hb_face_create(blob, UInt32(index))
         hbFont = hb_font_create(hbFace)!
@@ -88,7 +105,7 @@ public final class Font: @unchecked Sendable {
 
     deinit {
         hb_font_destroy(hbFont)
-        bytes.deallocate()
+        if ownsBytes { bytes.deallocate() }
     }
 
     /// The glyph for a code point, or nil when this font lacks it.

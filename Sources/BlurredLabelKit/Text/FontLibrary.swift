@@ -36,16 +36,21 @@ public enum FontLibrary {
     /// Loads an embedded font. The embedded files are part of the build; failing to load one is a
     /// build defect.
     fileprivate static func load(_ which: Embedded) -> Font {
-        try! Font(bytes: embeddedBytes(which), index: 0, name: which.rawValue, embedded: which)
+        try! Font(staticBytes: embeddedBuffer(which), index: 0, name: which.rawValue, embedded: which)
     }
 
-    /// The file bytes of an embedded font.
+    /// The file bytes of an embedded font (a copy).
     public static func embeddedBytes(_ which: Embedded) -> [UInt8] {
+        Array(embeddedBuffer(which))
+    }
+
+    /// The file bytes of an embedded font where they lie in the binary (read-only, never freed).
+    static func embeddedBuffer(_ which: Embedded) -> UnsafeRawBufferPointer {
         for index in 0..<bl_embedded_font_count() where String(cString: bl_embedded_font_name(index)) == which.rawValue {
             let font = bl_embedded_font_at(index)
-            return [UInt8](UnsafeBufferPointer(start: font.bytes, count: font.count))
+            return UnsafeRawBufferPointer(start: font.bytes, count: font.count)
         }
-        return []
+        return UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
     /// The default font: DejaVu Sans.
