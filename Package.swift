@@ -24,11 +24,13 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
         .target(name: "CBlurKernels"),
+        // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
+        .target(name: "CThreadSanitizer"),
         // The default fonts, embedded with .incbin from the top-level Fonts/ folder.
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
         .target(
             name: "BlurredLabelKit",
-            dependencies: ["CPNGShim", "CBlurKernels", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
+            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
         ),
         .target(name: "GoldenImage", dependencies: ["BlurredLabelKit"]),
         .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit"]),

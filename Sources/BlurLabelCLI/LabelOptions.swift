@@ -11,15 +11,15 @@ enum LabelOptions {
         OptionSpec(name: "--canvas", value: "WxH", help: "fixed canvas size; content is centered (default: the ink box padded by ceil(3*SIGMA))"),
         OptionSpec(name: "--fit", help: "with --canvas: the largest --size (at most the one given) whose blurred, padded label fits the canvas"),
         OptionSpec(name: "--min-size", value: "PX", help: "with --fit: the smallest size tried (default \(OptionValues.format(FitToCanvas.defaultMinimumSize))); smaller still not fitting fails"),
-        OptionSpec(name: "--padding", value: "PX", help: "empty pixels around the ink beyond the blur's reach, 0 to \(LabelStyle.maximumPadding) (default 0)"),
+        OptionSpec(name: "--padding", value: "PX", help: "empty pixels around the ink beyond the blur's reach, 0 to \(Limits.maximumPadding) (default 0)"),
         OptionSpec(name: "--features", value: "LIST", help: "OpenType features, comma-separated: tnum,-liga,+smcp,ss01"),
         OptionSpec(name: "--language", value: "TAG", help: "language for shaping, a BCP 47 tag such as ar, tr, sr"),
         OptionSpec(name: "--direction", value: "DIR", help: "paragraph direction: auto (default), ltr or rtl"),
         OptionSpec(name: "--align", value: "A", help: "line alignment: left, center (default), right, start or end"),
-        OptionSpec(name: "--line-spacing", value: "X", help: "multiple of the font's line height (default 1)"),
-        OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character (default 0)"),
-        OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces"),
-        OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs"),
+        OptionSpec(name: "--line-spacing", value: "X", help: "multiple of the font's line height, above 0 and at most \(Int(Limits.maximumLineSpacing)) (default 1)"),
+        OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character, -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) (default 0)"),
+        OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces, 1 to \(Int(Limits.maximumWrapWidth))"),
+        OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs, 0 to \(Int(Limits.maximumOutlineWidth))"),
         OptionSpec(name: "--no-system-fonts", help: "use only the chosen and the embedded fonts, never the system's (fontconfig): the same bytes on every machine"),
         OptionSpec(name: "--secure", help: "blur a decoy of the text's format instead of the text: the picture reveals nothing"),
         OptionSpec(name: "--format", value: "TEMPLATE", help: "with --secure: the secret's longest form, # for each digit (e.g. '##.## €')"),
@@ -75,10 +75,10 @@ enum LabelOptions {
             guard let a = TextAlignment(rawValue: align) else { throw UsageError(message: "--align must be left, center, right, start or end, got '\(align)'") }
             text.alignment = a
         }
-        if let spacing = try options.number("line-spacing", range: 0.01...100) { text.lineSpacing = spacing }
-        if let spacing = try options.number("letter-spacing", range: -1000...1000) { text.letterSpacing = spacing }
-        if let width = try options.number("max-width", range: 1...1_000_000) { text.maxWidth = width }
-        if let outline = try options.number("outline", range: 0...500) { text.outlineWidth = outline }
+        if let spacing = try options.number("line-spacing", range: 0.01...Limits.maximumLineSpacing) { text.lineSpacing = spacing }
+        if let spacing = try options.number("letter-spacing", range: -Limits.maximumLetterSpacing...Limits.maximumLetterSpacing) { text.letterSpacing = spacing }
+        if let width = try options.number("max-width", range: 1...Limits.maximumWrapWidth) { text.maxWidth = width }
+        if let outline = try options.number("outline", range: 0...Limits.maximumOutlineWidth) { text.outlineWidth = outline }
         if try options.flag("no-system-fonts") { text.systemFallback = .off }
         do { try text.validate() } catch { throw UsageError(message: "\(error)") }
 
@@ -90,7 +90,7 @@ enum LabelOptions {
             style.canvas = try CanvasSize(width: size.width, height: size.height)
         }
         if let radius = try options.number("radius", range: 0...Limits.maximumRadius) { style.radius = radius }
-        if let padding = try options.integer("padding", range: 0...LabelStyle.maximumPadding) { style.padding = padding }
+        if let padding = try options.integer("padding", range: 0...Limits.maximumPadding) { style.padding = padding }
         if try options.flag("secure") {
             var secure = SecureOptions()
             if let format = try options.string("format") {

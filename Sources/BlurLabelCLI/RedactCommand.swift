@@ -15,8 +15,8 @@ enum RedactCommand {
             OptionSpec(name: "--rect", value: "X,Y,W,H[:MODE]", repeatable: true,
                        help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"),
             OptionSpec(name: "--mode", value: "MODE", help: "blur (default), pixelate, fill or secure, for regions without their own"),
-            OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur and secure sigma in pixels (default 8)"),
-            OptionSpec(name: "--block", value: "N", help: "pixelate block size in pixels (default 12)"),
+            OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur and secure sigma in pixels, 0 to \(Int(Limits.maximumRadius)) (default 8)"),
+            OptionSpec(name: "--block", value: "N", help: "pixelate block size in pixels, 1 to \(Limits.maximumPixelateBlock) (default 12)"),
             OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
             OptionSpec(name: "--in-place", help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"),
             CommonOptions.maxPixels,
@@ -50,8 +50,8 @@ enum RedactCommand {
         let rects = arguments.all("--rect")
         guard !rects.isEmpty else { throw UsageError(message: "give at least one --rect X,Y,W,H") }
         let defaultMode = arguments.value("--mode") ?? "blur"
-        let radius = try OptionValues.number(arguments.value("--radius") ?? "8", option: "--radius", range: 0...1000)
-        let block = try OptionValues.integer(arguments.value("--block") ?? "12", option: "--block", range: 1...10_000)
+        let radius = try OptionValues.number(arguments.value("--radius") ?? "8", option: "--radius", range: 0...Limits.maximumRadius)
+        let block = try OptionValues.integer(arguments.value("--block") ?? "12", option: "--block", range: 1...Limits.maximumPixelateBlock)
         let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
         let maxPixels = try CommonOptions.maxPixels(arguments)
         let level = try CommonOptions.compression(arguments)

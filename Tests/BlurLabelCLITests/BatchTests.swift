@@ -207,23 +207,49 @@ struct BatchInterruptionTests {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
+    /// Ctrl-C on the real command. The manifest comes through a pipe that a producer keeps
+    /// feeding until the command exits, so the run cannot finish before the signal however slow
+    /// or fast the machine is; the signal is sent once the first output file exists (an observable
+    /// condition, not a fixed delay), with a generous timeout for a loaded machine or a TSan build.
     @Test(.enabled(if: executable != nil)) func ctrlCStopsTheCommandWithWholeFiles() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest((0..<20_000).map { #"{"text":"\#($0).00 €","output":"c\#($0).png"}"# }, in: folder)
+        let out = folder + "/out"
+        signal(SIGPIPE, SIG_IGN) // the producer writes until the command has exited
+        let input = Pipe()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable!)
-        process.arguments = ["batch", manifest, "--out", folder + "/out", "--jobs", "2"]
+        process.arguments = ["batch", "-", "--out", out, "--jobs", "2"]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Interrupt once rendering is under way (the scan before it takes longer on a busy machine).
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline && ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out"))?.count ?? 0) < 50 {
-            usleep(20_000)
+        try? input.fileHandleForReading.close() // only the command holds the read end: its exit ends the producer (EPIPE)
+        let writeEnd = input.fileHandleForWriting.fileDescriptor
+        let written = Atomic<Int>(0)
+        let producerDone = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            for i in 0..<1_000_000 {
+                let line = #"{"text":"\#(i).00 €","output":"c\#(i).png"}"# + "\n"
+                if line.withCString({ write(writeEnd, $0, strlen($0)) }) < 0 { break }
+                written.add(1, ordering: .relaxed)
+            }
+            producerDone.signal()
         }
+        producer.start()
+        let deadline = Date().addingTimeInterval(120)
+        func rendered() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }
+        }
+        while Date() < deadline && process.isRunning && rendered().isEmpty { usleep(10_000) }
+        let started = !rendered().isEmpty
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/out")
-        #expect(process.terminationStatus == 130 && names.count < 20_000)
-        #expect(names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") })
+        #expect(producerDone.wait(timeout: .now() + 60) == .success)
+        try? input.fileHandleForWriting.close()
+        #expect(started, "no output file within 120 s")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(process.terminationStatus == 130)
+        #expect(!names.isEmpty && names.count <= written.load(ordering: .relaxed))
+        #expect(names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "temporary files left: \(names.filter { $0.hasPrefix(".") })")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Runs the tool in-process and captures what it prints.
 final class Captured: Sendable {
-    private let text = Mutex((out: "", err: ""))
+    private let text = LockedValue((out: "", err: ""))
     var out: String { text.withLock { $0.out } }
     var err: String { text.withLock { $0.err } }
     func appendOut(_ s: String) { text.withLock { $0.out += s } }
@@ -37,6 +37,31 @@ struct CommandLineTests {
             let sub = run([command, "--help"])
             #expect(sub.status == 0 && sub.out.hasPrefix("usage: blurlabel \(command)"), "\(command)")
         }
+    }
+
+    /// The command line's range messages quote `Limits`, the one table (not a literal of their own).
+    @Test func limitMessagesQuoteTheTable() throws {
+        let folder = try temporaryFolder()
+        let picture = folder + "/in.png"
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 4, height: 4, fill: .white)), to: picture)
+        let sigma = Int(Limits.maximumRadius)
+        let cases: [([String], String)] = [
+            (["render", "x", "-o", folder + "/o.png", "--radius", "\(sigma + 1)"], "--radius must be from 0 to \(sigma), got"),
+            (["animate", "x", "-o", folder + "/o.png", "--max-radius", "\(sigma + 1)"], "--max-radius must be from 0 to \(sigma), got"),
+            (["blur", picture, "-o", folder + "/o.png", "--radius", "\(sigma + 1)"], "--radius must be from 0 to \(sigma), got"),
+            (["redact", picture, "--rect", "0,0,2,2", "-o", folder + "/o.png", "--radius", "\(sigma + 1)"], "--radius must be from 0 to \(sigma), got"),
+            (["redact", picture, "--rect", "0,0,2,2", "-o", folder + "/o.png", "--block", "\(Limits.maximumPixelateBlock + 1)"],
+             "--block must be from 1 to \(Limits.maximumPixelateBlock), got"),
+            (["render", "x", "-o", folder + "/o.png", "--letter-spacing", "\(Int(Limits.maximumLetterSpacing) + 1)"],
+             "--letter-spacing must be from -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)), got"),
+        ]
+        for (arguments, message) in cases {
+            let result = run(arguments)
+            #expect(result.status == 2 && result.err.contains(message), "\(arguments): \(result.err)")
+        }
+        // The help quotes the same numbers.
+        #expect(run(["redact", "--help"]).out.contains("0 to \(sigma)"))
+        #expect(run(["blur", "--help"]).out.contains("0 to \(sigma)"))
     }
 
     @Test("argument errors: one line on stderr, exit 2", arguments: [

@@ -72,15 +72,33 @@ struct LabelPipelineTests {
         #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) { try BlurLevels(text: "x", steps: Limits.maximumSteps + 1) }
         #expect(throws: LabelError.badRadius(1001)) { try LabelPipeline(style: LabelStyle(radius: 1001)).picture(of: "x") }
         #expect(try BlurLevels(text: "x", maxRadius: 1000).maxRadius == 1000)
+        // The blur itself, redaction regions and text style take their bounds from the same table.
+        #expect(GaussianBlur.maximumSigma == Limits.maximumRadius)
+        #expect(throws: BlurError.invalidSigma(Limits.maximumRadius + 1)) { try GaussianBlur(sigma: Limits.maximumRadius + 1) }
+        #expect(BlurError.invalidSigma(1001).description.contains("0 to \(Int(Limits.maximumRadius))"))
+        var redaction = Redaction(image: try Image(width: 8, height: 8))
+        redaction.add(.init(x: 0, y: 0, width: 4, height: 4), mode: .blur(radius: Limits.maximumRadius + 1))
+        #expect(throws: RedactionError.badRadius(index: 0, radius: Limits.maximumRadius + 1)) { try redaction.render() }
+        #expect(RedactionError.badRadius(index: 0, radius: 1001).description.contains("0 to \(Int(Limits.maximumRadius))"))
+        #expect(RedactionError.badBlock(index: 0, block: 0).description.contains("1 to \(Limits.maximumPixelateBlock)"))
+        var text = TextStyle()
+        text.letterSpacing = Limits.maximumLetterSpacing + 1
+        #expect(throws: TextError.badValue("letter spacing", Limits.maximumLetterSpacing + 1)) { try text.validate() }
     }
 
     @Test func theReadmeQuotesTheLimitsTable() throws {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) { folder.deleteLastPathComponent() }
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
-        for row in ["| blur sigma (`--radius`, `--max-radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
+        for row in ["| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
                     "| font size (`--size`) | above 0, at most \(Int(Limits.maximumFontSize)) px |",
+                    "| line spacing (`--line-spacing`) | above 0, at most \(Int(Limits.maximumLineSpacing)) line heights |",
+                    "| letter spacing (`--letter-spacing`) | -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) px |",
+                    "| outline (`--outline`) | 0 to \(Int(Limits.maximumOutlineWidth)) px |",
+                    "| wrap width (`--max-width`) | 1 to \(Int(Limits.maximumWrapWidth)) px |",
+                    "| pixelate block (`redact --block`) | 1 to \(Limits.maximumPixelateBlock) px |",
                     "| canvas side (`--canvas`) | 1 to \(Limits.maximumCanvasSide) px |",
+                    "| padding (`--padding`) | 0 to \(Limits.maximumPadding) px |",
                     "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
                     "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
                     "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), checked before layout |",

@@ -41,7 +41,7 @@ struct OutputDestinationTests {
         let folder = try Fixtures.temporaryFolder().path
         let fifo = folder + "/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = Mutex<[UInt8]>([])
+        let received = LockedValue<[UInt8]>([])
         let reader = Thread {
             let fd = open(fifo, O_RDONLY)
             var buffer = [UInt8](repeating: 0, count: 4096), all: [UInt8] = []

@@ -58,7 +58,7 @@ struct ComparisonStressTests {
         let reference = try Counts(single, a, b), counts = try Counts(single, a, b, picture: false)
         #expect(reference.different > 0 && reference.antialiased > 0)
         let comparison = ImageComparison(threshold: 0.05, threads: threads)
-        let mismatches = Mutex(0)
+        let mismatches = LockedValue(0)
         Self.onThreads(3) {
             for run in 0..<200 {
                 let picture = run % 20 == 0

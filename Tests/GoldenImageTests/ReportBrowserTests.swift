@@ -100,10 +100,8 @@ func runProcess(_ path: String, _ arguments: [String]) throws -> (Int32, String,
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.value, as: UTF8.self))
 }
 
-import Synchronization
-
 final class LockedData: Sendable {
-    private let state = Mutex<(Data, Bool)>((Data(), false))
+    private let state = LockedValue<(Data, Bool)>((Data(), false))
     func set(_ data: Data) { state.withLock { $0 = (data, true) } }
     var done: Bool { state.withLock { $0.1 } }
     var value: Data { state.withLock { $0.0 } }

@@ -1,7 +1,6 @@
 import BlurredLabelKit
 import Dispatch
 import FoundationEssentials
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +25,7 @@ final class BatchRunner: Sendable {
     private let stop: BatchStop
     /// What the workers share: the reader, the progress display and the results waiting for
     /// their turn on standard output.
-    private let shared: Mutex<Shared>
+    private let shared: LockedValue<Shared>
 
     private struct Shared {
         let reader: ManifestReader
@@ -46,11 +45,11 @@ final class BatchRunner: Sendable {
         self.folder = folder; self.jobs = jobs; self.shard = shard; self.existing = existing
         self.streaming = streaming; self.output = output; self.stop = stop
         reader.shouldStop = { stop.isRequested }
-        shared = Mutex(Shared(reader: reader, progress: progress))
+        shared = LockedValue(Shared(reader: reader, progress: progress))
     }
 
     func run() -> Int32 {
-        let tallies = Mutex([Tally]())
+        let tallies = LockedValue([Tally]())
         let started = Date()
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let mine = work()

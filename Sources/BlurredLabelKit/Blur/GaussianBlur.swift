@@ -19,8 +19,9 @@ public struct GaussianBlur: Sendable {
     /// The CPU variant that runs the passes: `BlurKernelVariant.active` unless a test forces one.
     var variant: BlurKernelVariant?
 
-    /// The largest sigma accepted.
-    public static let maximumSigma = 10_000.0
+    /// The largest sigma accepted: `Limits.maximumRadius`, the one sigma limit of the library,
+    /// the command line and the README (stated here, where the blur is, and named by the table).
+    public static let maximumSigma = 1000.0
 
     public init(sigma: Double, edges: BlurEdges = .clamp) throws {
         guard sigma.isFinite, sigma >= 0, sigma <= Self.maximumSigma else { throw BlurError.invalidSigma(sigma) }

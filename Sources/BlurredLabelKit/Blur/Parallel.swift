@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs `body` over `0..<count` split into contiguous ranges, one per worker. Each item is
 /// computed the same way whatever the split, so results never depend on the thread count.
@@ -26,7 +25,7 @@ public let defaultThreadCount: Int = ProcessorCount.available()
 func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ transform: @Sendable (Int) -> T) -> [T] {
     let workers = max(1, min(threads, count))
     if workers == 1 { return (0..<count).map(transform) }
-    let finished = Mutex([[T]](repeating: [], count: workers))
+    let finished = LockedValue([[T]](repeating: [], count: workers))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
         let start = count * worker / workers, end = count * (worker + 1) / workers
         let mine = (start..<end).map(transform)
@@ -36,11 +35,11 @@ func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ transform: @Sendable
 }
 
 /// One result slot per item, filled by worker threads (each item by exactly one of them); the
-/// slots sit behind a `Mutex`. Prefer `parallelMap`, which takes no lock per item.
+/// slots sit behind a lock (`LockedValue`). Prefer `parallelMap`, which takes no lock per item.
 final class ParallelSlots<Value: Sendable>: Sendable {
-    private let slots: Mutex<[Value?]>
+    private let slots: LockedValue<[Value?]>
 
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    init(count: Int) { slots = LockedValue(Array(repeating: nil, count: count)) }
 
     func set(_ index: Int, _ value: Value) {
         slots.withLock { $0[index] = value }

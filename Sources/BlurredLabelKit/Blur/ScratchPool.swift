@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +26,7 @@ final class ScratchPool: Sendable {
     /// one TLB miss per strip. Below it, the first touch of a huge page would cost more than it saves.
     static let hugePagesFrom = 8 << 20
 
-    private let free = Mutex<[Buffer]>([])
+    private let free = LockedValue<[Buffer]>([])
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }

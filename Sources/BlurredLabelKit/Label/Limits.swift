@@ -1,10 +1,23 @@
 /// The one table of limits: what the library checks, what the command line's messages quote and
 /// what the README lists. Each bound is stated once here (or named here when another type owns it).
 public enum Limits {
-    /// The blur's sigma for labels, blur levels, animations and image blurs, in pixels.
-    public static let maximumRadius = 1000.0
+    /// The blur's sigma for labels, blur levels, animations, image blurs and redactions, in pixels
+    /// (`GaussianBlur` checks it).
+    public static let maximumRadius = GaussianBlur.maximumSigma
     /// The em size in pixels.
     public static let maximumFontSize = TextStyle.maximumSize
+    /// Line spacing, a multiple of the font's line height (above 0).
+    public static let maximumLineSpacing = TextStyle.maximumLineSpacing
+    /// Letter spacing in pixels, either way.
+    public static let maximumLetterSpacing = TextStyle.maximumLetterSpacing
+    /// An outline's width in pixels.
+    public static let maximumOutlineWidth = TextStyle.maximumOutlineWidth
+    /// The width lines wrap at, in pixels.
+    public static let maximumWrapWidth = TextStyle.maximumWrapWidth
+    /// Empty pixels around a label's ink beyond the blur's reach (`--padding`).
+    public static let maximumPadding = LabelStyle.maximumPadding
+    /// A pixelated region's block side in pixels.
+    public static let maximumPixelateBlock = 10_000
     /// A fixed canvas's sides (a 16384² canvas is already 1 GiB of pixels).
     public static let maximumCanvasSide = CanvasSize.maximumSide
     /// Pixels in any one image (2^28: 1 GiB of RGBA).

@@ -18,7 +18,8 @@ public struct SecretFormat: Equatable, Sendable, CustomStringConvertible {
     public var digitCount: Int { template.filter { $0 == "#" }.count }
     public var description: String { template }
 
-    /// The template with each `#` replaced by a digit from `random`.
+    /// The template with each `#` replaced by a digit from `random`. (In a ThreadSanitizer build,
+    /// pass a generator with storage, not a bare `SystemRandomNumberGenerator`: see `SecureRandom`.)
     public func decoy<G: RandomNumberGenerator>(using random: inout G) -> String {
         String(template.map { $0 == "#" ? Character(String(Int.random(in: 0...9, using: &random))) : $0 })
     }
@@ -36,9 +37,25 @@ public enum DecoySeed: Equatable, Sendable {
             var generator = SplitMix64(state: value)
             return format.decoy(using: &generator)
         case .system:
-            var generator = SystemRandomNumberGenerator()
+            var generator = SecureRandom()
             return format.decoy(using: &generator)
         }
+    }
+}
+
+/// The system's cryptographically secure generator (`SystemRandomNumberGenerator`), given one
+/// word of storage. The bare generator is an empty struct, and Swift passes an empty `inout`
+/// value at an undefined address; a `--sanitize=thread` build reports every `inout` access in
+/// generic code (`decoy(using:)`) to TSan with that address, and the TSan runtime crashed on it
+/// (SEGV in `SecretFormat.decoy`; swiftlang/swift#66099, still open in Swift 6.3). With a stored
+/// word the value has a real address. The numbers are the system generator's, unchanged.
+struct SecureRandom: RandomNumberGenerator {
+    private var system = SystemRandomNumberGenerator()
+    private var draws: UInt64 = 0
+
+    mutating func next() -> UInt64 {
+        draws &+= 1
+        return system.next()
     }
 }
 

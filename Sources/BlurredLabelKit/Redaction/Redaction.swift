@@ -120,9 +120,9 @@ public struct Redaction: Sendable {
     private static func validate(_ mode: Mode, index: Int) throws {
         switch mode {
         case let .blur(radius), let .secure(radius):
-            guard radius.isFinite, radius >= 0, radius <= 1000 else { throw RedactionError.badRadius(index: index, radius: radius) }
+            guard Limits.isValidRadius(radius) else { throw RedactionError.badRadius(index: index, radius: radius) }
         case let .pixelate(block):
-            guard block >= 1, block <= 10_000 else { throw RedactionError.badBlock(index: index, block: block) }
+            guard block >= 1, block <= Limits.maximumPixelateBlock else { throw RedactionError.badBlock(index: index, block: block) }
         case .fill:
             break
         }
@@ -140,8 +140,8 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .emptyRegion(index, rect): return "region \(index + 1) (\(rect)) has no area"
         case let .outsideImage(index, rect, w, h): return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
-        case let .badRadius(index, radius): return "region \(index + 1): radius must be from 0 to 1000, got \(radius)"
-        case let .badBlock(index, block): return "region \(index + 1): block size must be from 1 to 10000, got \(block)"
+        case let .badRadius(index, radius): return "region \(index + 1): radius must be from 0 to \(Int(Limits.maximumRadius)), got \(radius)"
+        case let .badBlock(index, block): return "region \(index + 1): block size must be from 1 to \(Limits.maximumPixelateBlock), got \(block)"
         }
     }
 }

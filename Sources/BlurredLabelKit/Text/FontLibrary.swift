@@ -166,14 +166,14 @@ struct FontChain: RandomAccessCollection, Sendable {
     }
 }
 
-/// Font files and family look-ups already made, shared between threads behind one `Mutex`
+/// Font files and family look-ups already made, shared between threads behind one lock (`LockedValue`)
 /// (touched once per label for a named font, never per glyph).
 private final class FontCache: Sendable {
     private struct State {
         var fonts: [String: Font] = [:]
         var families: [String: (path: String, index: Int)] = [:]
     }
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func font(key: String, make: () throws -> Font) throws -> Font {
         if let font = state.withLock({ $0.fonts[key] }) { return font }

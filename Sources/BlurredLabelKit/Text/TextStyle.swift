@@ -35,6 +35,14 @@ public struct TextStyle: Equatable, Sendable {
 
     /// The largest em size accepted.
     public static let maximumSize = 2000.0
+    /// The largest line spacing accepted (a multiple of the line height; it must be above 0).
+    public static let maximumLineSpacing = 100.0
+    /// The largest letter spacing accepted either way, in pixels.
+    public static let maximumLetterSpacing = 1000.0
+    /// The widest outline accepted, in pixels.
+    public static let maximumOutlineWidth = 500.0
+    /// The widest wrapping width accepted, in pixels.
+    public static let maximumWrapWidth = 1_000_000.0
 
     public init(font: Font = FontLibrary.defaultFont, size: Double = 32, features: [String] = [],
                 language: String? = nil, direction: TextDirection = .auto, alignment: TextAlignment = .center,
@@ -49,10 +57,12 @@ public struct TextStyle: Equatable, Sendable {
     /// Checks sizes and spacings; throws `TextError` naming what is wrong.
     public func validate() throws {
         guard size.isFinite, size > 0, size <= Self.maximumSize else { throw TextError.badSize(size) }
-        guard lineSpacing.isFinite, lineSpacing > 0, lineSpacing <= 100 else { throw TextError.badValue("line spacing", lineSpacing) }
-        guard letterSpacing.isFinite, abs(letterSpacing) <= 10_000 else { throw TextError.badValue("letter spacing", letterSpacing) }
-        guard outlineWidth.isFinite, outlineWidth >= 0, outlineWidth <= 500 else { throw TextError.badValue("outline width", outlineWidth) }
-        if let maxWidth { guard maxWidth.isFinite, maxWidth > 0 else { throw TextError.badValue("maximum width", maxWidth) } }
+        guard lineSpacing.isFinite, lineSpacing > 0, lineSpacing <= Self.maximumLineSpacing else { throw TextError.badValue("line spacing", lineSpacing) }
+        guard letterSpacing.isFinite, abs(letterSpacing) <= Self.maximumLetterSpacing else { throw TextError.badValue("letter spacing", letterSpacing) }
+        guard outlineWidth.isFinite, outlineWidth >= 0, outlineWidth <= Self.maximumOutlineWidth else { throw TextError.badValue("outline width", outlineWidth) }
+        if let maxWidth {
+            guard maxWidth.isFinite, maxWidth > 0, maxWidth <= Self.maximumWrapWidth else { throw TextError.badValue("maximum width", maxWidth) }
+        }
         _ = try ShapingFeatures(features)
     }
 }
