@@ -1,5 +1,4 @@
 import CFontconfig
-import Synchronization
 
 /// Whether text falls back to the system's installed fonts after the chosen font and the
 /// embedded ones.
@@ -39,7 +38,7 @@ enum SystemFonts {
     private static let ranked: [Candidate] = rank()
 
     /// Fonts opened so far (nil with the reason for those that failed), by `file#index`.
-    private static let opened = Mutex([String: Result<Font, FontError>]())
+    private static let opened = LockedValue([String: Result<Font, FontError>]())
 
     /// The first ranked font that has `scalar` (with `colour`, the first colour font, or nil when
     /// no colour font has it), skipping those that cannot be opened.
