@@ -13,6 +13,7 @@ import Glibc
 /// ru_maxrss would not do: a child started by vfork or fork inherits its parent's high-water
 /// mark when it execs.)
 func runChild(_ arguments: [String], stopAfter: Double? = nil) throws -> (status: Int32, peakMB: Double) {
+    let childDeadline = 300.0
     let executable = try #require(BatchInterruptionTests.executable)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
@@ -33,6 +34,12 @@ func runChild(_ arguments: [String], stopAfter: Double? = nil) throws -> (status
             peakKB = max(peakKB, kb)
         }
         if let stopAfter, !stopped, Date().timeIntervalSince(started) >= stopAfter { kill(pid, SIGINT); stopped = true }
+        // A child that outlives any sane run (e.g. one that ignored the SIGINT) is killed, so a
+        // failing test never leaves a `batch /dev/zero` running on the machine.
+        if Date().timeIntervalSince(started) >= childDeadline {
+            kill(pid, SIGKILL)
+            Issue.record("blurlabel \(arguments.joined(separator: " ")) still ran after \(Int(childDeadline)) s; killed")
+        }
         let done = waitpid(pid, &status, WNOHANG)
         if done == pid { break }
         if done < 0 && errno != EINTR { break }
