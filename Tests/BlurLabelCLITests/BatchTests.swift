@@ -125,6 +125,32 @@ struct BatchTests {
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
     }
 
+    @Test func missingCharactersAreWarnedPerLineAndNeverNamedForSecureLines() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest([#"{"text":"价 1","output":"a.png","no-system-fonts":true}"#,
+                                          #"{"text":"1.00","output":"b.png"}"#,
+                                          ##"{"text":"价 2","output":"c.png","no-system-fonts":true,"secure":true,"format":"#.##"}"##], in: folder)
+        let result = run(["batch", manifest, "--out", folder + "/out"])
+        #expect(result.status == 0)
+        let warnings = result.err.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings == ["blurlabel batch: line 1: warning: no font has U+4EF7 '价'; drawn as the font's missing-glyph box"], "\(result.err)")
+        // The same through standard input: the warning joins that line's JSON result.
+        var pipe: [Int32] = [0, 0]
+        #expect(Darwin_or_Glibc_pipe(&pipe) == 0)
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        _ = text.withCString { write(pipe[1], $0, strlen($0)) }
+        close(pipe[1])
+        let captured = Captured()
+        let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
+        let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: try OutputFolder(path: folder + "/stdin", create: true)!, jobs: 2,
+                                 shard: .all, existing: .refuse, streaming: true, progress: BatchProgress(total: nil, output: output), output: output)
+        #expect(runner.run() == 0)
+        close(pipe[0])
+        let lines = captured.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"{"line":1,"output":"a.png","ok":true,"warnings":["no font has U+4EF7 '价'; drawn as the font's missing-glyph box"]}"#)
+        #expect(lines.dropFirst().allSatisfy { !$0.contains("warnings") && !$0.contains("价") }, "\(lines)")
+    }
+
     @Test func readerStreamsLongAndShortLines() throws {
         let folder = try temporaryFolder()
         let long = String(repeating: "x", count: 200_000)

@@ -109,6 +109,8 @@ final class BatchRunner: Sendable {
                 deliver(number, outcome, into: &shared)
             } else if case let .failed(_, reason) = outcome {
                 errors += number > 0 ? "blurlabel batch: line \(number): \(reason)\n" : "blurlabel batch: \(reason)\n"
+            } else if case let .rendered(_, warnings) = outcome {
+                for warning in warnings { errors += "blurlabel batch: line \(number): warning: \(warning)\n" }
             }
         }
         if !errors.isEmpty { output.standardError(errors) }
@@ -117,7 +119,9 @@ final class BatchRunner: Sendable {
     }
 
     enum Outcome {
-        case rendered(String), skipped(String), failed(String?, String)
+        /// A rendered line's warnings: installed fonts that could not be used, characters no font
+        /// has (none for a secure line: its text is never rendered, so never named).
+        case rendered(String, warnings: [String]), skipped(String), failed(String?, String)
     }
 
     private func process(_ bytes: [UInt8]) -> Outcome {
@@ -139,7 +143,11 @@ final class BatchRunner: Sendable {
             }
             let picture = try LabelPipeline(style: style).picture(of: line.text)
             try folder.write(try PNGEncoder(compressionLevel: level).encode(picture.image), to: line.output)
-            return .rendered(line.output)
+            var warnings = picture.fontWarnings
+            if let missing = missingCharactersWarning(picture.missingCharacters, secure: style.secure != nil) {
+                warnings.append(missing.hasPrefix("warning: ") ? String(missing.dropFirst("warning: ".count)) : missing)
+            }
+            return .rendered(line.output, warnings: warnings)
         } catch let error as UsageError {
             return .failed(name, error.message)
         } catch {
@@ -151,7 +159,9 @@ final class BatchRunner: Sendable {
     private func deliver(_ number: Int, _ outcome: Outcome, into shared: inout Shared) {
         var object = "{\"line\":\(number)"
         switch outcome {
-        case let .rendered(name): object += ",\"output\":\(Self.json(name)),\"ok\":true"
+        case let .rendered(name, warnings):
+            object += ",\"output\":\(Self.json(name)),\"ok\":true"
+            if !warnings.isEmpty { object += ",\"warnings\":[" + warnings.map(Self.json).joined(separator: ",") + "]" }
         case let .skipped(name): object += ",\"output\":\(Self.json(name)),\"ok\":true,\"skipped\":true"
         case let .failed(name, reason):
             object += name.map { ",\"output\":\(Self.json($0))" } ?? ""
