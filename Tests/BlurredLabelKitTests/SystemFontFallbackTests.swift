@@ -76,7 +76,7 @@ struct SystemFontFallbackTests {
         try SystemTestFonts.require(SystemTestFonts.emoji)
         let pipeline = LabelPipeline(style: LabelStyle())
         let first = try pipeline.picture(of: "价格 ¥1,280 🔥").image
-        let images = try parallelMap(8, threads: 4) { _ in Result { try pipeline.picture(of: "价格 ¥1,280 🔥").image } }
+        let images = parallelMap(8, threads: 4) { _ in Result { try pipeline.picture(of: "价格 ¥1,280 🔥").image } }
         for image in images { #expect(try image.get() == first) }
     }
 }
@@ -88,7 +88,7 @@ struct FontFileTests {
         #expect(throws: FontError.cannotRead(path: folder.path)) { try Font(path: folder.path) }
         #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) { try Font(path: folder.path + "/none.ttf") }
         let empty = folder.appendingPathComponent("empty.ttf").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
         #expect(throws: FontError.self) { try Font(path: empty) }
         // A font read from its file is the same font as from its bytes.
         let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("fonts/colr-test.ttf").path
