@@ -29,38 +29,27 @@ public enum PNGColorPlan: Equatable, Sendable {
     /// The smallest exact plan for all of `images` together (an animation's frames share one).
     public static func smallest(for images: [Image]) -> PNGColorPlan {
         // First the cheap question most labels answer yes to: opaque grey?
-        var opaque = true, grey = true
-        var greyLevels = [Bool](repeating: false, count: 256)
-        for image in images where opaque || grey {
-            image.pixels.withUnsafeBytes { raw in
-                for word in raw.bindMemory(to: UInt32.self) {
-                    let r = word & 0xFF
-                    if word >> 24 != 255 { opaque = false }
-                    if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { grey = false } else { greyLevels[Int(r)] = true }
-                    if !opaque && !grey { break }
-                }
-            }
-        }
-        if opaque && grey {
-            return .grey(bitDepth: smallestGreyDepth(greyLevels))
-        }
+        var survey = GreySurvey()
+        for image in images { survey.add(image) }
         var palette = PaletteCounter()
-        for image in images { palette.add(image) }
-        return decide(opaque: opaque, grey: grey, greyLevels: greyLevels, palette: palette)
+        if !(survey.opaque && survey.grey) {
+            for image in images { palette.add(image) }
+        }
+        return decide(survey, palette: palette)
     }
 
     /// The plan once pixels are surveyed: opaque grey at its smallest depth, else a palette
     /// (translucent entries first, so the tRNS chunk can stop at the last of them), else the
     /// smallest direct colour type.
-    fileprivate static func decide(opaque: Bool, grey: Bool, greyLevels: [Bool], palette: PaletteCounter) -> PNGColorPlan {
-        if opaque && grey { return .grey(bitDepth: smallestGreyDepth(greyLevels)) }
+    fileprivate static func decide(_ survey: GreySurvey, palette: PaletteCounter) -> PNGColorPlan {
+        if survey.opaque && survey.grey { return .grey(bitDepth: smallestGreyDepth(survey.greyLevels)) }
         if let entries = palette.entries {
             let ordered = entries.filter { $0 >> 24 != 255 } + entries.filter { $0 >> 24 == 255 }
             let depth = ordered.count <= 2 ? 1 : ordered.count <= 4 ? 2 : ordered.count <= 16 ? 4 : 8
             return .palette(entries: ordered, bitDepth: depth)
         }
-        if grey { return .greyAlpha }
-        return opaque ? .rgb : .rgba
+        if survey.grey { return .greyAlpha }
+        return survey.opaque ? .rgb : .rgba
     }
 
     fileprivate static func smallestGreyDepth(_ used: [Bool]) -> Int {
@@ -76,28 +65,35 @@ extension PNGColorPlan {
     /// dropped (an animation streams them): adding the same images in the same order gives the
     /// same plan.
     public struct Builder: Sendable {
-        private var opaque = true, grey = true
-        private var greyLevels = [Bool](repeating: false, count: 256)
+        private var survey = GreySurvey()
         private var palette = PaletteCounter()
 
         public init() {}
 
         public mutating func add(_ image: Image) {
-            if opaque || grey {
-                image.pixels.withUnsafeBytes { raw in
-                    for word in raw.bindMemory(to: UInt32.self) {
-                        let r = word & 0xFF
-                        if word >> 24 != 255 { opaque = false }
-                        if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { grey = false } else { greyLevels[Int(r)] = true }
-                        if !opaque && !grey { break }
-                    }
-                }
-            }
+            survey.add(image)
             palette.add(image)
         }
 
-        public var plan: PNGColorPlan {
-            PNGColorPlan.decide(opaque: opaque, grey: grey, greyLevels: greyLevels, palette: palette)
+        public var plan: PNGColorPlan { PNGColorPlan.decide(survey, palette: palette) }
+    }
+}
+
+/// Whether every pixel seen is opaque, whether every one is grey, and which grey levels occur.
+private struct GreySurvey: Sendable {
+    private(set) var opaque = true, grey = true
+    private(set) var greyLevels = [Bool](repeating: false, count: 256)
+
+    /// Looks at `image`'s pixels, stopping once they are known to be neither opaque nor grey.
+    mutating func add(_ image: Image) {
+        guard opaque || grey else { return }
+        image.pixels.withUnsafeBytes { raw in
+            for word in raw.bindMemory(to: UInt32.self) {
+                let r = word & 0xFF
+                if word >> 24 != 255 { opaque = false }
+                if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { grey = false } else { greyLevels[Int(r)] = true }
+                if !opaque && !grey { break }
+            }
         }
     }
 }
