@@ -37,8 +37,9 @@ enum SystemFonts {
     /// The ranked candidates, made once (Swift runs a global's initializer once, safely).
     private static let ranked: [Candidate] = rank()
 
-    /// Fonts opened so far (nil with the reason for those that failed), by `file#index`.
-    private static let opened = LockedValue([String: Result<Font, FontError>]())
+    /// Listed fonts that could not be opened, with the reason, by `file#index`: tried once a
+    /// process. (Fonts that open are kept by `FontLibrary.file`'s own cache.)
+    private static let unusable = LockedValue([String: FontError]())
 
     /// The first ranked font that has `scalar` (with `colour`, the first colour font, or nil when
     /// no colour font has it), skipping those that cannot be opened.
@@ -58,19 +59,15 @@ enum SystemFonts {
 
     private static func open(_ candidate: Candidate) -> Result<Font, FontError> {
         let key = "\(candidate.file)#\(candidate.index)"
-        if let known = opened.withLock({ $0[key] }) { return known }
-        // Loaded outside the lock (a font file can be large); the first result stored wins.
-        let made: Result<Font, FontError>
-        do { made = .success(try FontLibrary.file(candidate.file, index: candidate.index)) } catch let error as FontError {
-            made = .failure(error)
+        if let known = unusable.withLock({ $0[key] }) { return .failure(known) }
+        let reason: FontError
+        do { return .success(try FontLibrary.file(candidate.file, index: candidate.index)) } catch let error as FontError {
+            reason = error
         } catch {
-            made = .failure(.notAFont(name: candidate.file, reason: "\(error)"))
+            reason = .notAFont(name: candidate.file, reason: "\(error)")
         }
-        return opened.withLock { state in
-            if let known = state[key] { return known }
-            state[key] = made
-            return made
-        }
+        unusable.withLock { $0[key] = reason }
+        return .failure(reason)
     }
 
     /// Every installed font, best first for `sans-serif` in the configured order (fontconfig's
