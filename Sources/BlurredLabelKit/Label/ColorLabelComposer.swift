@@ -58,13 +58,8 @@ enum ColorLabelComposer {
         var out = try Image(width: width, height: height, fill: background)
         let left = (width - image.width) / 2, top = (height - image.height) / 2
         drawOver(&out, image.pixels, width: image.width, height: image.height, left: left, top: top)
-        var clipped = false
-        for y in 0..<image.height where !clipped {
-            for x in 0..<image.width where image.pixels[(y * image.width + x) * 4 + 3] != 0 {
-                let cx = x + left, cy = y + top
-                if cx < 0 || cy < 0 || cx >= width || cy >= height { clipped = true; break }
-            }
-        }
+        let clipped = Composite.clips(contentWidth: image.width, contentHeight: image.height, width: width, height: height,
+                                      left: left, top: top) { image.pixels[$0 * 4 + 3] != 0 }
         return (out, clipped)
     }
 }

@@ -49,13 +49,18 @@ enum Composite {
         let left = (width - mask.width) / 2, top = (height - mask.height) / 2
         let image = try place(mask, color: style.color, background: style.background,
                               width: width, height: height, left: left, top: top)
-        return (image, style.canvas != nil && clips(mask, width: width, height: height, left: left, top: top))
+        let clipped = style.canvas != nil && clips(contentWidth: mask.width, contentHeight: mask.height, width: width, height: height,
+                                                  left: left, top: top) { mask.values[$0] != 0 }
+        return (image, clipped)
     }
 
-    /// True when some coverage lies outside the canvas region the mask was placed in.
-    static func clips(_ mask: CoverageMask, width: Int, height: Int, left: Int, top: Int) -> Bool {
-        for y in 0..<mask.height {
-            for x in 0..<mask.width where mask.values[y * mask.width + x] != 0 {
+    /// True when some ink of a `contentWidth`×`contentHeight` picture placed with its top-left at
+    /// (`left`, `top`) lies outside a `width`×`height` canvas; `isInk(i)` says whether the
+    /// picture's pixel `i` (row-major) has any.
+    static func clips(contentWidth: Int, contentHeight: Int, width: Int, height: Int, left: Int, top: Int,
+                      isInk: (Int) -> Bool) -> Bool {
+        for y in 0..<contentHeight {
+            for x in 0..<contentWidth where isInk(y * contentWidth + x) {
                 let cx = x + left, cy = y + top
                 if cx < 0 || cy < 0 || cx >= width || cy >= height { return true }
             }
