@@ -104,15 +104,8 @@ public struct LabelPipeline: Sendable {
     public func picture(of text: String) throws -> Picture {
         guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
         let pad = padding(radius: style.radius)
-        if style.secure == nil && style.radius == 0 {
-            let rendered = try renderText(text)
-            let (image, clipped) = rendered.colorLayer != nil
-                ? try colorPicture(rendered, padding: pad, radius: 0)
-                : try composite(try sharpMask(rendered, decoy: nil, padding: pad))
-            return Picture(image: image, clipped: clipped, missingCharacters: rendered.missingCharacters,
-                           fontWarnings: rendered.fontWarnings)
-        }
-        // What is blurred: the decoy in secure mode (the text is then never rendered), else the text.
+        // What is blurred: the decoy in secure mode (the text is then never rendered), else the text
+        // (σ 0 blurs nothing: the sharp text).
         let decoy = try renderDecoy(for: text)
         let real = decoy == nil ? try renderText(text) : nil
         let source = decoy ?? real!
