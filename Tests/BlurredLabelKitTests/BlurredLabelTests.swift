@@ -134,7 +134,7 @@ struct BlurredLabelTests {
 struct SecureLabelTests {
     func securePicture(_ text: String, seed: UInt64 = 42, format: String? = "##.## €") throws -> [UInt8] {
         var style = LabelStyle()
-        style.secure = SecureOptions(format: try format.map(SecretFormat.init), seed: .seed(seed))
+        style.secure = SecureOptions(format: try format.map { try SecretFormat($0) }, seed: .seed(seed))
         let label = BlurredLabel(text: text, style: style)
         try label.blur()
         return try PNGEncoder().encode(try label.image)
