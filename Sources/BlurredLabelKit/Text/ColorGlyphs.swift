@@ -14,31 +14,18 @@ struct ColorGlyphBitmap: Sendable {
 }
 
 /// Colour glyphs: bitmap strikes (CBDT/CBLC, as Noto Color Emoji) scaled to the label's size, and
-/// COLR v0 layers filled from the font's first CPAL palette. Both are computed with fixed
-/// arithmetic from the font's data alone, so the same glyph gives the same bytes on any machine.
+/// COLR v0 layers filled from the font's first CPAL palette. Both are computed from the font's
+/// data alone in IEEE double precision (Swift fuses no operations), rounded once, so the same
+/// glyph gives the same bytes on any machine.
 enum ColorGlyphs {
     /// The colour form of `glyph`, or nil when the font draws it as a plain outline (a COLR font's
     /// glyph without layers) or cannot draw it at all. Cached per thread like outlines.
     static func bitmap(font: Font, glyph: UInt32, size: Double, subX: Int, subY: Int) -> ColorGlyphBitmap? {
         guard font.hasColorBitmaps || font.hasColorLayers else { return nil }
         let key = GlyphRasterizer.Key(font: font.identity, glyph: glyph, size: Int((size * 64).rounded()), subX: subX, subY: subY, outline: 0)
-        let workspace = GlyphWorkspace.current
-        if let hit = workspace.colorCache[key] { return hit }
-        let made: ColorGlyphBitmap?
-        if let face = workspace.face(for: font) {
-            made = font.hasColorBitmaps ? strike(face: face, key: key) : layers(face: face, key: key)
-        } else {
-            made = nil
+        return GlyphWorkspace.current.colorBitmap(key: key, font: font) { face in
+            font.hasColorBitmaps ? strike(face: face, key: key) : layers(face: face, key: key)
         }
-        // Bounded by bytes as well as entries: one emoji at 2000 px is 25 MB.
-        let bytes = made?.rgba.count ?? 0
-        if workspace.colorCache.count >= 4096 || workspace.colorCacheBytes + bytes > 64 << 20 {
-            workspace.colorCache.removeAll(keepingCapacity: true)
-            workspace.colorCacheBytes = 0
-        }
-        workspace.colorCache[key] = .some(made)
-        workspace.colorCacheBytes += bytes
-        return made
     }
 
     // MARK: - bitmap strikes

@@ -99,10 +99,13 @@ final class GlyphWorkspace {
     /// Keeps the fonts whose bytes the faces read alive as long as the faces.
     private var fonts: [Font] = []
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
-    /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form).
-    var colorCache: [GlyphRasterizer.Key: ColorGlyphBitmap?] = [:]
-    var colorCacheBytes = 0
+    /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form),
+    /// bounded by entries and by bytes: one emoji at 2000 px is 25 MB.
+    private var colorCache: [GlyphRasterizer.Key: ColorGlyphBitmap?] = [:]
+    private var colorCacheBytes = 0
     private static let cacheLimit = 20_000
+    private static let colorCacheLimit = 4096
+    private static let colorCacheByteLimit = 64 << 20
     private static let faceLimit = 64
 
     init() {
@@ -132,6 +135,20 @@ final class GlyphWorkspace {
         let made = GlyphRasterizer.render(face: face, key: key)
         if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
         cache[key] = made
+        return made
+    }
+
+    /// The colour form of a glyph: cached, or made by `make` with this thread's face for `font`.
+    func colorBitmap(key: GlyphRasterizer.Key, font: Font, make: (FT_Face) -> ColorGlyphBitmap?) -> ColorGlyphBitmap? {
+        if let hit = colorCache[key] { return hit }
+        let made = face(for: font).flatMap(make)
+        let bytes = made?.rgba.count ?? 0
+        if colorCache.count >= Self.colorCacheLimit || colorCacheBytes + bytes > Self.colorCacheByteLimit {
+            colorCache.removeAll(keepingCapacity: true)
+            colorCacheBytes = 0
+        }
+        colorCache[key] = .some(made)
+        colorCacheBytes += bytes
         return made
     }
 
