@@ -56,6 +56,24 @@ static inline __attribute__((always_inline)) u16v mul_high(u16v a, u16v b) {
 #endif
 }
 
+/* Bytes of two vectors of 16-bit values below 256, in order, as one full register (so a block
+   of output is written with full-width stores). */
+typedef uint8_t u8w __attribute__((vector_size(BL_VECTOR_BYTES)));
+static inline __attribute__((always_inline)) u8w pack_bytes(u16v a, u16v b) {
+#if BL_VECTOR_BYTES == 64
+    __m512i packed = _mm512_packus_epi16((__m512i)a, (__m512i)b); /* per 128-bit lane: a0 b0 a1 b1 ... */
+    return (u8w)_mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), packed);
+#elif BL_VECTOR_BYTES == 32
+    return (u8w)_mm256_permute4x64_epi64(_mm256_packus_epi16((__m256i)a, (__m256i)b), 0xD8);
+#elif defined(__x86_64__)
+    return (u8w)_mm_packus_epi16((__m128i)a, (__m128i)b);
+#else
+    u8w r;
+    for (int i = 0; i < U16_LANES; i++) { r[i] = (uint8_t)a[i]; r[i + U16_LANES] = (uint8_t)b[i]; }
+    return r;
+#endif
+}
+
 /* One tile of a row through the horizontal fixed-point FIR: 8-bit samples in, Q7 sums out (`tw`
    16-bit values from sample x0, 128 per level, plus BL_FIXED_OFFSET). `padded` holds the tile as
    x * 128 + BL_FIXED_OFFSET with the `pad` samples beyond each side (from the row, or the edge
@@ -93,14 +111,103 @@ static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout 
     }
 }
 
+/* The vertical pass for one output row: `rows[i]` is the filtered row y - radius + i (2r+1 of
+   them), `tw` samples to `out`. */
+static inline __attribute__((always_inline)) void fixed_vertical_row(const bl_fixed_kernel *K, const uint16_t *const *rows,
+                                                                     int tw, uint8_t *out, const uint8_t *next) {
+    const int radius = K->radius;
+    const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
+    const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
+    const uint16_t *mid = rows[radius];
+    for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
+        if (next) for (int b = 0; b < FIXED_BLOCK; b += 64) __builtin_prefetch(next + j0 + b);
+        /* Q8 sums: the centre weight (Q17) may be 1 or more, split as whole + fraction. */
+        u16v acc[FIXED_VECTORS];
+        for (int v = 0; v < FIXED_VECTORS; v++) {
+            u16v m = load_u16v(mid + j0 + v * U16_LANES);
+            acc[v] = bias + (m & whole) + mul_high(m, centre);
+        }
+        for (int k = 1; k <= radius; k++) {
+            const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
+            const u16v wk = splat_u16v(K->vertical[k]);
+            for (int v = 0; v < FIXED_VECTORS; v++)
+                acc[v] += mul_high(load_u16v(a + v * U16_LANES) + load_u16v(b + v * U16_LANES), wk);
+        }
+        if (tw - j0 >= FIXED_BLOCK) { /* a whole block: straight to the row, full-width stores */
+            for (int v = 0; v < FIXED_VECTORS; v += 2) {
+                u8w b = pack_bytes(acc[v] >> 8, acc[v + 1] >> 8);
+                memcpy(out + j0 + v * U16_LANES, &b, sizeof b);
+            }
+        } else {
+            uint8_t bytes[FIXED_BLOCK];
+            for (int v = 0; v < FIXED_VECTORS; v += 2) {
+                u8w b = pack_bytes(acc[v] >> 8, acc[v + 1] >> 8);
+                memcpy(bytes + v * U16_LANES, &b, sizeof b);
+            }
+            memcpy(out + j0, bytes, (size_t)(tw - j0));
+        }
+    }
+}
+
+/* Samples a two-row vertical step computes together per row. */
+#define PAIR_VECTORS 2
+#define PAIR_BLOCK (PAIR_VECTORS * U16_LANES)
+
+/* The vertical pass for output rows y and y + 1 together: `rows[i]` is the filtered row
+   y - radius + i (2r+2 of them). Each filtered row is loaded once for both outputs (row y pairs
+   rows y-k and y+k, row y+1 pairs y+1-k and y+1+k), so the ring is read about half as often as
+   one row at a time; every sum is the same as `fixed_vertical_row`'s (integer adds). */
+static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const uint16_t *const *rows,
+                                                                      int tw, uint8_t *out0, uint8_t *out1,
+                                                                      const uint8_t *next0, const uint8_t *next1) {
+    const int radius = K->radius;
+    const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
+    const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
+    for (int j0 = 0; j0 < tw; j0 += PAIR_BLOCK) {
+        if (j0 % 64 == 0) {
+            if (next0) __builtin_prefetch(next0 + j0);
+            if (next1) __builtin_prefetch(next1 + j0);
+        }
+        u16v acc0[PAIR_VECTORS], acc1[PAIR_VECTORS], low[PAIR_VECTORS], high[PAIR_VECTORS];
+        for (int v = 0; v < PAIR_VECTORS; v++) {
+            u16v m0 = load_u16v(rows[radius] + j0 + v * U16_LANES), m1 = load_u16v(rows[radius + 1] + j0 + v * U16_LANES);
+            acc0[v] = bias + (m0 & whole) + mul_high(m0, centre);
+            acc1[v] = bias + (m1 & whole) + mul_high(m1, centre);
+            low[v] = m0;  /* row y + 1 - k for k = 1 */
+            high[v] = m1; /* row y + k for k = 1 */
+        }
+        for (int k = 1; k <= radius; k++) {
+            const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k + 1] + j0;
+            const u16v wk = splat_u16v(K->vertical[k]);
+            for (int v = 0; v < PAIR_VECTORS; v++) {
+                u16v below = load_u16v(a + v * U16_LANES), above = load_u16v(b + v * U16_LANES);
+                acc0[v] += mul_high(below + high[v], wk); /* rows y - k and y + k */
+                acc1[v] += mul_high(low[v] + above, wk);  /* rows y + 1 - k and y + 1 + k */
+                low[v] = below;
+                high[v] = above;
+            }
+        }
+        if (tw - j0 >= PAIR_BLOCK) {
+            u8w b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8), b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
+            memcpy(out0 + j0, &b0, sizeof b0);
+            memcpy(out1 + j0, &b1, sizeof b1);
+        } else {
+            u8w b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8), b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
+            memcpy(out0 + j0, &b0, (size_t)(tw - j0));
+            memcpy(out1 + j0, &b1, (size_t)(tw - j0));
+        }
+    }
+}
+
 /* Rows row_begin..<row_end, one column tile (K->tile_samples wide) after another, so the ring of
-   2r+1 filtered rows stays in the core's own cache however wide the picture. Integer sums: the
-   bytes do not depend on the tiling. */
+   2r+2 filtered rows stays in the core's own cache however wide the picture; output rows two at
+   a time (`fixed_vertical_pair`), a last odd one alone. Integer sums: the bytes do not depend on
+   the tiling, the pairing or the rows a thread is given. */
 static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel *K,
                                        const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
     const int h = L->height, n = L->row_length, ch = L->channels, radius = K->radius;
     const int tile = K->tile_samples > 0 && K->tile_samples < n ? K->tile_samples : n;
-    const int slots = 2 * radius + 1;
+    const int slots = 2 * radius + 2;
     const size_t stride = ((size_t)tile + 2 * FIXED_BLOCK) & ~(size_t)(FIXED_BLOCK - 1);
     uint16_t *ring = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride * (size_t)slots);
     uint16_t *outside = (uint16_t *)bl_aligned_alloc(sizeof(uint16_t) * stride);
@@ -112,47 +219,30 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
     uint32_t empty = K->horizontal_bias + ((uint32_t)BL_FIXED_OFFSET * K->horizontal[0] >> 16);
     for (int k = 1; k <= radius; k++) empty += (uint32_t)(2 * BL_FIXED_OFFSET) * K->horizontal[k] >> 16;
     for (size_t i = 0; i < stride; i++) outside[i] = (uint16_t)empty;
-    const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
-    const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
     for (int x0 = 0; x0 < n; x0 += tile) {
         const int tw = n - x0 < tile ? n - x0 : tile;
         int filtered_up_to = row_begin - radius - 1; /* rows of the image already in the ring */
-        for (int y = row_begin; y < row_end; y++) {
-            /* Horizontally filter the rows this output row needs that are not in the ring yet. */
+        for (int y = row_begin; y < row_end; y += 2) {
+            const int count = row_end - y >= 2 ? 2 : 1; /* output rows this step */
+            const int last = y + count - 1 + radius;    /* the last filtered row they need */
+            /* Horizontally filter the rows these output rows need that are not in the ring yet. */
             int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
-            for (int k = first; k <= y + radius; k++) {
+            for (int k = first; k <= last; k++) {
                 if (k < 0 || k >= h) continue;
                 fixed_fir_row(L, K, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
             }
-            filtered_up_to = y + radius;
-            for (int k = -radius; k <= radius; k++) {
+            filtered_up_to = last;
+            for (int k = -radius; k <= radius + count - 1; k++) {
                 int r = y + k;
                 if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
                 rows[k + radius] = (r < 0 || r >= h) ? outside : ring + (size_t)(r % slots) * stride;
             }
+            /* The source rows the next step will filter first: fetched while this one is computed. */
+            const uint8_t *next0 = last + 1 < h ? source + (size_t)(last + 1) * n + x0 : 0;
+            const uint8_t *next1 = last + 2 < h ? source + (size_t)(last + 2) * n + x0 : 0;
             uint8_t *out = destination + (size_t)y * n + x0;
-            const uint16_t *mid = rows[radius];
-            for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
-                /* Q8 sums: the centre weight (Q17) may be 1 or more, split as whole + fraction. */
-                u16v acc[FIXED_VECTORS];
-                for (int v = 0; v < FIXED_VECTORS; v++) {
-                    u16v m = load_u16v(mid + j0 + v * U16_LANES);
-                    acc[v] = bias + (m & whole) + mul_high(m, centre);
-                }
-                for (int k = 1; k <= radius; k++) {
-                    const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k] + j0;
-                    const u16v wk = splat_u16v(K->vertical[k]);
-                    for (int v = 0; v < FIXED_VECTORS; v++)
-                        acc[v] += mul_high(load_u16v(a + v * U16_LANES) + load_u16v(b + v * U16_LANES), wk);
-                }
-                uint8_t bytes[FIXED_BLOCK];
-                for (int v = 0; v < FIXED_VECTORS; v++) {
-                    u8v b = __builtin_convertvector(acc[v] >> 8, u8v);
-                    memcpy(bytes + v * U16_LANES, &b, sizeof b);
-                }
-                int count = tw - j0 < FIXED_BLOCK ? tw - j0 : FIXED_BLOCK;
-                memcpy(out + j0, bytes, (size_t)count);
-            }
+            if (count == 2) fixed_vertical_pair(K, rows, tw, out, out + n, next0, next1);
+            else fixed_vertical_row(K, rows, tw, out, next0);
         }
     }
     free(ring); free(outside); free(padded); free(rows);
