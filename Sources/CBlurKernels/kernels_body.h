@@ -80,9 +80,10 @@ static inline __attribute__((always_inline)) u8w pack_bytes(u16v a, u16v b) {
    rule outside it), so a left + right pair (at most 2 * (255 * 128 + 64) = 65408) fits 16 bits.
    The offset keeps every product off zero, so each truncation loses half a unit on average
    everywhere, empty areas included, and the biases make up for exactly that. */
-static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K, const uint8_t *row,
-                                                                int x0, int tw, uint16_t *padded, uint16_t *out) {
-    const int ch = L->channels, n = L->row_length, radius = K->radius, pad = radius * ch;
+static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K, const int radius,
+                                                                const int ch, const uint8_t *row, int x0, int tw,
+                                                                uint16_t *padded, uint16_t *out) {
+    const int n = L->row_length, pad = radius * ch;
     uint16_t *p = padded + pad;
     const int left_end = -x0 < tw + pad ? -x0 : tw + pad;                 /* samples before the row */
     const int inside_begin = -x0 > -pad ? -x0 : -pad;
@@ -113,9 +114,9 @@ static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout 
 
 /* The vertical pass for one output row: `rows[i]` is the filtered row y - radius + i (2r+1 of
    them), `tw` samples to `out`. */
-static inline __attribute__((always_inline)) void fixed_vertical_row(const bl_fixed_kernel *K, const uint16_t *const *rows,
-                                                                     int tw, uint8_t *out, const uint8_t *next) {
-    const int radius = K->radius;
+static inline __attribute__((always_inline)) void fixed_vertical_row(const bl_fixed_kernel *K, const int radius,
+                                                                     const uint16_t *const *rows, int tw, uint8_t *out,
+                                                                     const uint8_t *next) {
     const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
     const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
     const uint16_t *mid = rows[radius];
@@ -157,10 +158,9 @@ static inline __attribute__((always_inline)) void fixed_vertical_row(const bl_fi
    y - radius + i (2r+2 of them). Each filtered row is loaded once for both outputs (row y pairs
    rows y-k and y+k, row y+1 pairs y+1-k and y+1+k), so the ring is read about half as often as
    one row at a time; every sum is the same as `fixed_vertical_row`'s (integer adds). */
-static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const uint16_t *const *rows,
-                                                                      int tw, uint8_t *out0, uint8_t *out1,
-                                                                      const uint8_t *next0, const uint8_t *next1) {
-    const int radius = K->radius;
+static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const int radius,
+                                                                      const uint16_t *const *rows, int tw, uint8_t *out0,
+                                                                      uint8_t *out1, const uint8_t *next0, const uint8_t *next1) {
     const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
     const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
     for (int j0 = 0; j0 < tw; j0 += PAIR_BLOCK) {
@@ -203,9 +203,10 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_f
    2r+2 filtered rows stays in the core's own cache however wide the picture; output rows two at
    a time (`fixed_vertical_pair`), a last odd one alone. Integer sums: the bytes do not depend on
    the tiling, the pairing or the rows a thread is given. */
-static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel *K,
-                                       const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
-    const int h = L->height, n = L->row_length, ch = L->channels, radius = K->radius;
+static inline __attribute__((always_inline)) void fixed_fir_rows_body(const bl_layout *L, const bl_fixed_kernel *K,
+                                                                      const int radius, const int ch, const uint8_t *source,
+                                                                      uint8_t *destination, int row_begin, int row_end) {
+    const int h = L->height, n = L->row_length;
     const int tile = K->tile_samples > 0 && K->tile_samples < n ? K->tile_samples : n;
     const int slots = 2 * radius + 2;
     const size_t stride = ((size_t)tile + 2 * FIXED_BLOCK) & ~(size_t)(FIXED_BLOCK - 1);
@@ -229,7 +230,7 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
             int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
             for (int k = first; k <= last; k++) {
                 if (k < 0 || k >= h) continue;
-                fixed_fir_row(L, K, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
+                fixed_fir_row(L, K, radius, ch, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
             }
             filtered_up_to = last;
             for (int k = -radius; k <= radius + count - 1; k++) {
@@ -241,11 +242,28 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
             const uint8_t *next0 = last + 1 < h ? source + (size_t)(last + 1) * n + x0 : 0;
             const uint8_t *next1 = last + 2 < h ? source + (size_t)(last + 2) * n + x0 : 0;
             uint8_t *out = destination + (size_t)y * n + x0;
-            if (count == 2) fixed_vertical_pair(K, rows, tw, out, out + n, next0, next1);
-            else fixed_vertical_row(K, rows, tw, out, next0);
+            if (count == 2) fixed_vertical_pair(K, radius, rows, tw, out, out + n, next0, next1);
+            else fixed_vertical_row(K, radius, rows, tw, out, next0);
         }
     }
     free(ring); free(outside); free(padded); free(rows);
+}
+
+/* The tiniest kernels (σ up to about 1.1: radius 1 to 4) are compiled with their radius and
+   channel count known, so every tap loop unrolls and its weights stay in registers; larger ones
+   run the general loop. The same sums either way. */
+static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel *K,
+                                       const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
+#define FIXED_CASE(R)                                                                                 \
+    case R:                                                                                          \
+        if (L->channels == 4) fixed_fir_rows_body(L, K, R, 4, source, destination, row_begin, row_end); \
+        else fixed_fir_rows_body(L, K, R, 1, source, destination, row_begin, row_end);                 \
+        return;
+    switch (K->radius) {
+    FIXED_CASE(1) FIXED_CASE(2) FIXED_CASE(3) FIXED_CASE(4)
+    default: fixed_fir_rows_body(L, K, K->radius, L->channels, source, destination, row_begin, row_end);
+    }
+#undef FIXED_CASE
 }
 
 /* One line of LANES independent signals: a causal sweep into `scratch`, then an anticausal
