@@ -5,7 +5,7 @@ import Testing
 /// cannot run here: its test is skipped, with the reason shown in the test output.
 @Suite("Blur kernel variants")
 struct BlurKernelVariantTests {
-    static let sigmas: [Double] = [0.5, 1, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60]
+    static let sigmas: [Double] = [0.25, 0.5, 0.7, 1, 1.2, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60] // FIR radius 1, 2, 3, 4, 5, …
 
     /// RGBA (premultiplied, random) and mask pictures at odd sizes, wide enough for several FIR
     /// blocks and recursive strips, blurred by `variant` and by the baseline.
