@@ -88,7 +88,9 @@ public struct GaussianBlur: Sendable {
         case let .fir(kernel):
             let fixed = UnsafeSendableArray([kernel.fixedPoint])
             let firRows = kernels.fixed_fir_rows!
-            parallelRanges(height, threads: threads) { rows in
+            // Each chunk of rows filters the 2r rows above it again: chunks of 24r rows or more
+            // keep that under about 4% of the work.
+            parallelChunks(height, threads: threads, minimumChunk: 24 * kernel.radius) { rows in
                 firRows(shape.pointer, fixed.pointer, src.pointer, dst.pointer,
                         Int32(rows.lowerBound), Int32(rows.upperBound))
             }

@@ -14,6 +14,34 @@ func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -
     }
 }
 
+/// Runs `body` over `0..<count` cut into contiguous chunks, handed out one at a time to up to
+/// `threads` workers, each taking the next chunk when it finishes one: a worker slowed by another
+/// process on its core takes fewer chunks instead of holding up the others. Up to eight chunks a
+/// worker, each at least `minimumChunk` items (for work that pays a fixed cost per chunk), and a
+/// multiple of the worker count, so on an idle machine every worker gets the same share. Each
+/// item is computed the same way whatever chunk it falls in, so results never depend on the split.
+func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @Sendable (Range<Int>) -> Void) {
+    let workers = max(1, min(threads, count))
+    if workers == 1 {
+        if count > 0 { body(0..<count) }
+        return
+    }
+    let fitting = count / max(1, minimumChunk)
+    let chunks = max(workers, min(8 * workers, fitting) / workers * workers)
+    let next = LockedValue(0)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while true {
+            let chunk = next.withLock { index -> Int in
+                defer { index += 1 }
+                return index
+            }
+            guard chunk < chunks else { return }
+            let start = count * chunk / chunks, end = count * (chunk + 1) / chunks
+            if start < end { body(start..<end) }
+        }
+    }
+}
+
 /// The number of threads used when the caller does not say: every core this process may use
 /// (read once: asking the system reads cgroup files every time).
 public let defaultThreadCount: Int = ProcessorCount.available()
