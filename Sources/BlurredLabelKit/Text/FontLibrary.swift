@@ -100,22 +100,22 @@ public enum FontLibrary {
     /// The best installed match for a family name, through fontconfig.
     public static func family(_ name: String) throws -> Font {
         let match = try cache.path(family: name) {
-            guard FcInit() != 0 else { throw FontError.fontconfigUnavailable(name) }
-            guard let pattern = FcNameParse(name) else { throw FontError.familyNotFound(name) }
-            defer { FcPatternDestroy(pattern) }
-            FcConfigSubstitute(nil, pattern, FcMatchPattern)
-            FcDefaultSubstitute(pattern)
+            guard case let .success(fc) = Fontconfig.shared else { throw FontError.fontconfigUnavailable(name) }
+            guard let pattern = fc.nameParse(name) else { throw FontError.familyNotFound(name) }
+            defer { fc.patternDestroy(pattern) }
+            _ = fc.configSubstitute(nil, pattern, FcMatchPattern)
+            fc.defaultSubstitute(pattern)
             var result = FcResultNoMatch
-            guard let found = FcFontMatch(nil, pattern, &result) else { throw FontError.familyNotFound(name) }
-            defer { FcPatternDestroy(found) }
+            guard let found = fc.fontMatch(nil, pattern, &result) else { throw FontError.familyNotFound(name) }
+            defer { fc.patternDestroy(found) }
             var family: UnsafeMutablePointer<FcChar8>?
             var file: UnsafeMutablePointer<FcChar8>?
             var index: Int32 = 0
-            guard FcPatternGetString(found, FC_FAMILY, 0, &family) == FcResultMatch,
-                  FcPatternGetString(found, FC_FILE, 0, &file) == FcResultMatch, let family, let file else {
+            guard fc.patternGetString(found, FC_FAMILY, 0, &family) == FcResultMatch,
+                  fc.patternGetString(found, FC_FILE, 0, &file) == FcResultMatch, let family, let file else {
                 throw FontError.familyNotFound(name)
             }
-            _ = FcPatternGetInteger(found, FC_INDEX, 0, &index)
+            _ = fc.patternGetInteger(found, FC_INDEX, 0, &index)
             // fontconfig always answers with something; accept it only if the family matches.
             let requested = name.split(separator: ":").first.map { $0.lowercased() } ?? ""
             guard !requested.isEmpty, String(cString: family).lowercased().hasPrefix(requested) else {
