@@ -67,14 +67,14 @@ public enum FontLibrary {
     /// when a character needs it. When the primary font is the embedded default, the built-in
     /// script fonts (Noto Sans Arabic, Hebrew, Devanagari, Thai) take their scripts even where
     /// DejaVu has a few of those glyphs.
-    static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: [hb_script_t: Int]) {
+    static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: ScriptFonts) {
         let fonts = FontChain(primary: primary, fallbacks: fallbackOrder.filter { $0 != primary.embedded }.map { .embedded($0) })
-        guard primary.embedded == .dejaVuSans else { return (fonts, [:]) }
-        var scriptFonts: [hb_script_t: Int] = [:]
+        guard primary.embedded == .dejaVuSans else { return (fonts, ScriptFonts()) }
+        var scriptFonts = ScriptFonts()
         let byScript: [(hb_script_t, Embedded)] = [(HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
                                                     (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai)]
         for (script, which) in byScript {
-            scriptFonts[script] = fonts.fallbacks.firstIndex(of: .embedded(which)).map { $0 + 1 }
+            if let index = fonts.fallbacks.firstIndex(of: .embedded(which)) { scriptFonts.add(script, font: index + 1) }
         }
         return (fonts, scriptFonts)
     }
