@@ -100,7 +100,11 @@ public enum FontLibrary {
     /// The best installed match for a family name, through fontconfig.
     public static func family(_ name: String) throws -> Font {
         let match = try cache.path(family: name) {
-            guard case let .success(fc) = Fontconfig.shared else { throw FontError.fontconfigUnavailable(name) }
+            let fc: Fontconfig
+            switch Fontconfig.shared {
+            case let .success(library): fc = library
+            case let .failure(failure): throw FontError.fontconfigUnavailable(name, reason: failure.description)
+            }
             guard let pattern = fc.nameParse(name) else { throw FontError.familyNotFound(name) }
             defer { fc.patternDestroy(pattern) }
             _ = fc.configSubstitute(nil, pattern, FcMatchPattern)

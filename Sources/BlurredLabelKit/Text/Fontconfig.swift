@@ -30,15 +30,16 @@ struct Fontconfig: Sendable {
 
     /// The library, loaded and initialised (`FcInit`) on first use, or why it could not be: Swift
     /// runs a global's initializer once, safely, so every thread sees the same answer.
-    static let shared: Result<Fontconfig, LoadFailure> = load()
+    static let shared: Result<Fontconfig, LoadFailure> = load(from: "libfontconfig.so.1")
 
     /// Why fontconfig could not be used (the loader's own message).
     struct LoadFailure: Error, Sendable, CustomStringConvertible {
         let description: String
     }
 
-    private static func load() -> Result<Fontconfig, LoadFailure> {
-        let name = "libfontconfig.so.1"
+    /// Opens the library `name` and finds fontconfig's functions in it (tests name other files to
+    /// see each failure).
+    static func load(from name: String) -> Result<Fontconfig, LoadFailure> {
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(LoadFailure(description: dlerror().map { String(cString: $0) } ?? "\(name) could not be loaded"))
         }
