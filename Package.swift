@@ -18,7 +18,9 @@ let package = Package(
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
         systemLibrary("CFriBiDi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
-        systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
+        // fontconfig's header only, not linked: Text/Fontconfig.swift opens the library when a family
+        // name or system fallback first needs it, so most process starts never load it.
+        .systemLibrary(name: "CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
         // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),

@@ -7,7 +7,7 @@ import FoundationEssentials
 enum AnimateCommand {
     static let spec = CommandSpec(
         name: "animate",
-        summary: "animate a label's blur from sharp to full (APNG or numbered frames)",
+        summary: CommandLineTool.listing(named: "animate")!.summary,
         positionals: ["TEXT"],
         options: [
             CommonOptions.output,

@@ -4,7 +4,7 @@ import BlurredLabelKit
 enum BlurCommand {
     static let spec = CommandSpec(
         name: "blur",
-        summary: "blur a whole PNG image with a true Gaussian",
+        summary: CommandLineTool.listing(named: "blur")!.summary,
         positionals: ["IN.png"],
         options: [
             CommonOptions.output,

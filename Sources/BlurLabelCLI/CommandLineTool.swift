@@ -19,7 +19,27 @@ public enum CommandLineTool {
         let run: @Sendable (ParsedArguments, Output) throws -> Int32
     }
 
-    static let commands: [Command] = [RenderCommand.command, AnimateCommand.command, BatchCommand.command, BlurCommand.command, RedactCommand.command, DiffCommand.command]
+    /// A subcommand as `blurlabel --help` lists it. Its option table and code are made only when
+    /// it runs (`load`), so one command's start-up builds no other command's table.
+    struct Listing: Sendable {
+        let name: String
+        let summary: String
+        let load: @Sendable () -> Command
+    }
+
+    static let commands: [Listing] = [
+        Listing(name: "render", summary: "render a text label and blur it (the price-tag job)") { RenderCommand.command },
+        Listing(name: "animate", summary: "animate a label's blur from sharp to full (APNG or numbered frames)") { AnimateCommand.command },
+        Listing(name: "batch", summary: "render many labels from a JSON-lines manifest, on all cores") { BatchCommand.command },
+        Listing(name: "blur", summary: "blur a whole PNG image with a true Gaussian") { BlurCommand.command },
+        Listing(name: "redact", summary: "blur, pixelate, fill or securely obscure rectangles of a PNG") { RedactCommand.command },
+        Listing(name: "diff", summary: "compare two PNGs perceptually (exit 0 same, 1 different)") { DiffCommand.command },
+    ]
+
+    /// The listing of the command called `name`, if there is one.
+    static func listing(named name: String) -> Listing? {
+        commands.first { $0.name == name }
+    }
 
     /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8.
     public static func runMain() -> Int32 {
@@ -57,8 +77,8 @@ public enum CommandLineTool {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
-            let known = commands.map(\.spec.name).joined(separator: ", ")
+        guard let command = listing(named: first)?.load() else {
+            let known = commands.map(\.name).joined(separator: ", ")
             output.standardError("blurlabel: unknown command '\(first)' (commands: \(known); see 'blurlabel --help')\n")
             return 2
         }
@@ -84,7 +104,7 @@ public enum CommandLineTool {
             "commands:",
         ]
         for command in commands {
-            lines.append("  " + command.spec.name.padded(to: 10) + command.spec.summary)
+            lines.append("  " + command.name.padded(to: 10) + command.summary)
         }
         lines += [
             "",

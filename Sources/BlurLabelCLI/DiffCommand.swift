@@ -6,7 +6,7 @@ import Glibc
 enum DiffCommand {
     static let spec = CommandSpec(
         name: "diff",
-        summary: "compare two PNGs perceptually (exit 0 same, 1 different)",
+        summary: CommandLineTool.listing(named: "diff")!.summary,
         positionals: ["EXPECTED.png", "ACTUAL.png"],
         options: [
             OptionSpec(name: "--metric", value: "yiq|oklab", help: "colour distance: oklab (pixelmatch's current, default) or yiq (pixelmatch 7.2)"),

@@ -25,24 +25,37 @@ enum OptionValue: Equatable, Sendable {
 /// boolean (a command-line flag, or JSON `true`/`false`) counts, so a typo such as
 /// `"secure": "yes"` fails instead of quietly turning secure mode off.
 struct Options: Equatable, Sendable {
-    var values: [String: OptionValue]
+    /// Name and value pairs, one per name, sorted by name. A short list searched in order, not a
+    /// Dictionary: the first Dictionary keyed by String makes the Swift runtime scan every protocol
+    /// conformance in the binary (about 0.2 M instructions of a one-label process's start).
+    private var entries: [(name: String, value: OptionValue)]
 
-    init(_ values: [String: OptionValue] = [:]) { self.values = values }
+    init() { entries = [] }
 
-    /// A parsed command line's options: values as text, flags as `true`.
-    init(_ arguments: ParsedArguments) {
-        var values: [String: OptionValue] = [:]
-        for (name, given) in arguments.values { if let last = given.last { values[String(name.dropFirst(2))] = .text(last) } }
-        for name in arguments.flags { values[String(name.dropFirst(2))] = .flag(true) }
-        self.values = values
+    init(_ values: [String: OptionValue]) {
+        entries = values.map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
     }
 
-    subscript(name: String) -> OptionValue? { values[name] }
-    func has(_ name: String) -> Bool { values[name] != nil }
+    /// A parsed command line's options: values as text (the last one given), flags as `true`.
+    init(_ arguments: ParsedArguments) {
+        entries = []
+        for option in arguments.given {
+            let name = String(option.name.dropFirst(2)), value = option.value.map { OptionValue.text($0) } ?? .flag(true)
+            if let at = entries.firstIndex(where: { $0.name == name }) { entries[at].value = value } else { entries.append((name, value)) }
+        }
+        entries.sort { $0.name < $1.name }
+    }
+
+    subscript(name: String) -> OptionValue? { entries.first { $0.name == name }?.value }
+    func has(_ name: String) -> Bool { self[name] != nil }
+
+    static func == (a: Options, b: Options) -> Bool {
+        a.entries.elementsEqual(b.entries) { $0.name == $1.name && $0.value == $1.value }
+    }
 
     /// A number in `range` (text is read as the command line would read it).
     func number(_ name: String, range: ClosedRange<Double>) throws -> Double? {
-        switch values[name] {
+        switch self[name] {
         case nil: return nil
         case let .text(text)?: return try OptionValues.number(text, option: "--" + name, range: range)
         case let .number(value)?:
@@ -56,7 +69,7 @@ struct Options: Equatable, Sendable {
 
     /// A whole number in `range`.
     func integer(_ name: String, range: ClosedRange<Int>) throws -> Int? {
-        switch values[name] {
+        switch self[name] {
         case nil: return nil
         case let .text(text)?: return try OptionValues.integer(text, option: "--" + name, range: range)
         case let .number(value)?:
@@ -73,7 +86,7 @@ struct Options: Equatable, Sendable {
 
     /// Text.
     func string(_ name: String) throws -> String? {
-        switch values[name] {
+        switch self[name] {
         case nil: return nil
         case let .text(text)?: return text
         case let other?: throw UsageError(message: "--\(name) needs text, got \(other.shown)")
@@ -82,7 +95,7 @@ struct Options: Equatable, Sendable {
 
     /// A list: a JSON list of strings, or comma-separated text.
     func list(_ name: String) throws -> [String]? {
-        switch values[name] {
+        switch self[name] {
         case nil: return nil
         case let .list(items)?: return items
         case let .text(text)?: return text.split(separator: ",").map(String.init)
@@ -92,7 +105,7 @@ struct Options: Equatable, Sendable {
 
     /// A flag: present (true) or not; from a manifest only JSON `true` or `false`.
     func flag(_ name: String) throws -> Bool {
-        switch values[name] {
+        switch self[name] {
         case nil: return false
         case let .flag(on)?: return on
         case let other?: throw UsageError(message: "\"\(name)\" must be true or false (a JSON boolean), got \(other.shown)")
@@ -101,7 +114,7 @@ struct Options: Equatable, Sendable {
 
     /// A seed: a whole number from 0 to 2^64 - 1 (as text for values a JSON number cannot hold exactly).
     func unsigned(_ name: String) throws -> UInt64? {
-        switch values[name] {
+        switch self[name] {
         case nil: return nil
         case let .text(text)?:
             guard let value = UInt64(text) else { throw UsageError(message: "--\(name) needs a whole number from 0 to \(UInt64.max), got '\(text)'") }

@@ -8,7 +8,7 @@ enum RedactCommand {
 
     static let spec = CommandSpec(
         name: "redact",
-        summary: "blur, pixelate, fill or securely obscure rectangles of a PNG",
+        summary: CommandLineTool.listing(named: "redact")!.summary,
         positionals: ["IN.png"],
         options: [
             CommonOptions.output,

@@ -4,7 +4,7 @@ import BlurredLabelKit
 enum RenderCommand {
     static let spec = CommandSpec(
         name: "render",
-        summary: "render a text label and blur it (the price-tag job)",
+        summary: CommandLineTool.listing(named: "render")!.summary,
         positionals: ["TEXT"],
         options: [
             CommonOptions.output,

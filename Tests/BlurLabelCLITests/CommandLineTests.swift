@@ -33,9 +33,13 @@ struct CommandLineTests {
         #expect(help.status == 0 && help.out.contains("commands:") && help.out.contains("render"))
         let version = run(["--version"])
         #expect(version.status == 0 && version.out == "blurlabel \(CommandLineTool.version)\n")
-        for command in CommandLineTool.commands.map(\.spec.name) {
-            let sub = run([command, "--help"])
-            #expect(sub.status == 0 && sub.out.hasPrefix("usage: blurlabel \(command)"), "\(command)")
+        for listing in CommandLineTool.commands {
+            let sub = run([listing.name, "--help"])
+            #expect(sub.status == 0 && sub.out.hasPrefix("usage: blurlabel \(listing.name)"), "\(listing.name)")
+            #expect(sub.out.contains("\n\n\(listing.summary)\n"), "\(listing.name)")
+            #expect(help.out.contains("  \(listing.name.padded(to: 10))\(listing.summary)\n"), "\(listing.name)")
+            // Each listing loads the command of its own name.
+            #expect(listing.load().spec.name == listing.name)
         }
     }
 

@@ -70,6 +70,8 @@ struct ExecutableLinkTests {
         let needed = try ELFNeeded.libraries(in: path)
         #expect(needed.contains("libharfbuzz.so.0"), "\(needed)")
         for name in Self.forbidden { #expect(!needed.contains { $0.hasPrefix(name) }, "\(path) links \(name): \(needed)") }
+        // fontconfig is opened when first needed (Text/Fontconfig.swift), not at every start.
+        #expect(!needed.contains { $0.hasPrefix("libfontconfig") }, "\(needed)")
     }
 
 }

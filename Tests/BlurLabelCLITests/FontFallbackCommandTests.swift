@@ -108,6 +108,20 @@ struct FontFallbackCommandTests {
         #expect(needsFallback.status == 0 && needsFallback.err.contains("Fontconfig"), "\(needsFallback.err)")
     }
 
+    /// The library itself is opened only then too (the executable does not link it): glibc's
+    /// loader, asked with LD_DEBUG=files, names every library it loads.
+    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func fontconfigLibraryLoadsOnlyWhenNeeded() throws {
+        let folder = try temporaryFolder()
+        let environment = ["LD_DEBUG": "files"]
+        let covered = try runTool(["render", "56.00 €", "-o", folder + "/a.png"], environment: environment)
+        #expect(covered.status == 0 && covered.err.contains("libharfbuzz.so.0"), "the loader's report is missing")
+        #expect(!covered.err.contains("libfontconfig"), "\(covered.err)")
+        let family = try runTool(["render", "56.00 €", "--font", "DejaVu Sans", "-o", folder + "/b.png"], environment: environment)
+        #expect(family.err.contains("file=libfontconfig.so.1"), "\(family.err)")   // found or not: it asked
+        let fallback = try runTool(["render", "56.00 价", "-o", folder + "/c.png"], environment: environment)
+        #expect(fallback.status == 0 && fallback.err.contains("file=libfontconfig.so.1"), "\(fallback.err)")
+    }
+
     /// fontconfig lists a font that blurlabel then cannot use: first a bitmap font it cannot scale,
     /// then the same file emptied after fontconfig cached it (listed, but no longer a font). Each
     /// time: one warning naming the file, the box for the character, exit 0, no crash.

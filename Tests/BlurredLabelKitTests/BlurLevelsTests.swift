@@ -88,7 +88,7 @@ struct BlurLevelsTests {
 
     @Test func firstAndLastFramesAreGolden() throws {
         let frames = try BlurLevels.build(text: "56.00 €", style: LabelStyle(), maxRadius: 20, steps: 20)
-        assertGolden(frames[0], named: "animation-first-frame")
-        assertGolden(frames[20], named: "animation-last-frame")
+        assertGolden(frames[0], named: "animation-first-frame", options: .exact)
+        assertGolden(frames[20], named: "animation-last-frame", options: .exact)
     }
 }

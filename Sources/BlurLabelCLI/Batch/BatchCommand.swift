@@ -9,7 +9,7 @@ import Glibc
 enum BatchCommand {
     static let spec = CommandSpec(
         name: "batch",
-        summary: "render many labels from a JSON-lines manifest, on all cores",
+        summary: CommandLineTool.listing(named: "batch")!.summary,
         positionals: ["MANIFEST.jsonl"],
         options: [
             OptionSpec(name: "--out", value: "DIR", help: "folder for the outputs (created if missing); required"),

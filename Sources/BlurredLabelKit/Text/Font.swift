@@ -214,7 +214,7 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
     case notAFont(name: String, reason: String)
     case badFaceIndex(name: String, index: Int)
     case familyNotFound(String)
-    case fontconfigUnavailable(String)
+    case fontconfigUnavailable(String, reason: String)
 
     public var description: String {
         switch self {
@@ -222,7 +222,8 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
         case let .notAFont(name, reason): return "\(name) is not a usable font: \(reason)"
         case let .badFaceIndex(name, index): return "\(name) has no face number \(index)"
         case let .familyNotFound(family): return "no installed font family matches '\(family)' (fontconfig); give a font file path instead"
-        case let .fontconfigUnavailable(family): return "cannot look up font family '\(family)': fontconfig is not available"
+        case let .fontconfigUnavailable(family, reason):
+            return "cannot look up font family '\(family)': fontconfig is not available (\(reason)); give a font file path instead"
         }
     }
 }

@@ -67,14 +67,14 @@ public enum FontLibrary {
     /// when a character needs it. When the primary font is the embedded default, the built-in
     /// script fonts (Noto Sans Arabic, Hebrew, Devanagari, Thai) take their scripts even where
     /// DejaVu has a few of those glyphs.
-    static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: [hb_script_t: Int]) {
+    static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: ScriptFonts) {
         let fonts = FontChain(primary: primary, fallbacks: fallbackOrder.filter { $0 != primary.embedded }.map { .embedded($0) })
-        guard primary.embedded == .dejaVuSans else { return (fonts, [:]) }
-        var scriptFonts: [hb_script_t: Int] = [:]
+        guard primary.embedded == .dejaVuSans else { return (fonts, ScriptFonts()) }
+        var scriptFonts = ScriptFonts()
         let byScript: [(hb_script_t, Embedded)] = [(HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
                                                     (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai)]
         for (script, which) in byScript {
-            scriptFonts[script] = fonts.fallbacks.firstIndex(of: .embedded(which)).map { $0 + 1 }
+            if let index = fonts.fallbacks.firstIndex(of: .embedded(which)) { scriptFonts.add(script, font: index + 1) }
         }
         return (fonts, scriptFonts)
     }
@@ -100,22 +100,26 @@ public enum FontLibrary {
     /// The best installed match for a family name, through fontconfig.
     public static func family(_ name: String) throws -> Font {
         let match = try cache.path(family: name) {
-            guard FcInit() != 0 else { throw FontError.fontconfigUnavailable(name) }
-            guard let pattern = FcNameParse(name) else { throw FontError.familyNotFound(name) }
-            defer { FcPatternDestroy(pattern) }
-            FcConfigSubstitute(nil, pattern, FcMatchPattern)
-            FcDefaultSubstitute(pattern)
+            let fc: Fontconfig
+            switch Fontconfig.shared {
+            case let .success(library): fc = library
+            case let .failure(failure): throw FontError.fontconfigUnavailable(name, reason: failure.description)
+            }
+            guard let pattern = fc.nameParse(name) else { throw FontError.familyNotFound(name) }
+            defer { fc.patternDestroy(pattern) }
+            _ = fc.configSubstitute(nil, pattern, FcMatchPattern)
+            fc.defaultSubstitute(pattern)
             var result = FcResultNoMatch
-            guard let found = FcFontMatch(nil, pattern, &result) else { throw FontError.familyNotFound(name) }
-            defer { FcPatternDestroy(found) }
+            guard let found = fc.fontMatch(nil, pattern, &result) else { throw FontError.familyNotFound(name) }
+            defer { fc.patternDestroy(found) }
             var family: UnsafeMutablePointer<FcChar8>?
             var file: UnsafeMutablePointer<FcChar8>?
             var index: Int32 = 0
-            guard FcPatternGetString(found, FC_FAMILY, 0, &family) == FcResultMatch,
-                  FcPatternGetString(found, FC_FILE, 0, &file) == FcResultMatch, let family, let file else {
+            guard fc.patternGetString(found, FC_FAMILY, 0, &family) == FcResultMatch,
+                  fc.patternGetString(found, FC_FILE, 0, &file) == FcResultMatch, let family, let file else {
                 throw FontError.familyNotFound(name)
             }
-            _ = FcPatternGetInteger(found, FC_INDEX, 0, &index)
+            _ = fc.patternGetInteger(found, FC_INDEX, 0, &index)
             // fontconfig always answers with something; accept it only if the family matches.
             let requested = name.split(separator: ":").first.map { $0.lowercased() } ?? ""
             guard !requested.isEmpty, String(cString: family).lowercased().hasPrefix(requested) else {

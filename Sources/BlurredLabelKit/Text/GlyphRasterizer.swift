@@ -95,9 +95,9 @@ enum GlyphRasterizer {
 /// ends, so batch workers never share a face, a cache or a lock.
 final class GlyphWorkspace {
     private let library: FT_Library?
-    private var faces: [Int: FT_Face] = [:]
-    /// Keeps the fonts whose bytes the faces read alive as long as the faces.
-    private var fonts: [Font] = []
+    /// The faces opened so far (at most `faceLimit`, searched in order: a label uses one or two),
+    /// each with its font, which keeps the bytes the face reads alive as long as the face.
+    private var faces: [(font: Font, face: FT_Face)] = []
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
     /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form),
     /// bounded by entries and by bytes: one emoji at 2000 px is 25 MB.
@@ -115,7 +115,7 @@ final class GlyphWorkspace {
     }
 
     deinit {
-        for face in faces.values { FT_Done_Face(face) }
+        for open in faces { FT_Done_Face(open.face) }
         if let library { FT_Done_FreeType(library) }
     }
 
@@ -154,20 +154,18 @@ final class GlyphWorkspace {
 
     /// This thread's face for `font`, opened on first use.
     func face(for font: Font) -> FT_Face? {
-        if let face = faces[font.identity] { return face }
+        if let open = faces.first(where: { $0.font.identity == font.identity }) { return open.face }
         guard let library else { return nil }
         if faces.count >= Self.faceLimit {
-            for face in faces.values { FT_Done_Face(face) }
+            for open in faces { FT_Done_Face(open.face) }
             faces.removeAll()
-            fonts.removeAll()
             cache.removeAll()
             colorCache.removeAll()
             colorCacheBytes = 0
         }
         // The font opened once already (when it was made), so this cannot fail but for memory.
         guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name) else { return nil }
-        faces[font.identity] = face
-        fonts.append(font)
+        faces.append((font, face))
         return face
     }
 }

@@ -21,7 +21,7 @@ enum Itemizer {
     /// `system` is asked only for a character no font of `fonts` has (the system's fonts come last);
     /// the fonts it gives join the chain after `fonts` for the rest of the paragraph.
     static func itemize<Fonts: RandomAccessCollection<Font>>(_ scalars: [UInt32], direction: TextDirection, fonts: Fonts,
-                        scriptFonts: [hb_script_t: Int] = [:],
+                        scriptFonts: ScriptFonts = ScriptFonts(),
                         system: (_ scalar: Unicode.Scalar, _ colour: Bool) -> Font? = { _, _ in nil }) -> Paragraph where Fonts.Index == Int {
         let (levels, rtl) = bidiLevels(scalars, direction: direction)
         let scripts = resolvedScripts(scalars)

@@ -45,7 +45,9 @@ enum SystemFonts {
     /// no colour font has it), skipping those that cannot be opened.
     static func font(for scalar: Unicode.Scalar, colour: Bool = false) -> Answer {
         var skipped: [String] = []
-        for candidate in ranked where (!colour || candidate.colour) && FcCharSetHasChar(candidate.charset, scalar.value) != 0 {
+        // `ranked` is empty unless fontconfig loaded.
+        guard !ranked.isEmpty, case let .success(fc) = Fontconfig.shared else { return Answer(font: nil, skipped: []) }
+        for candidate in ranked where (!colour || candidate.colour) && fc.charSetHasChar(candidate.charset, scalar.value) != 0 {
             switch open(candidate) {
             case let .success(font):
                 // fontconfig's charset is a claim; the font's own cmap decides.
@@ -73,13 +75,13 @@ enum SystemFonts {
     /// Every installed font, best first for `sans-serif` in the configured order (fontconfig's
     /// `FcFontSort`, not trimmed), with its character set.
     private static func rank() -> [Candidate] {
-        guard FcInit() != 0, let pattern = FcNameParse("sans-serif") else { return [] }
-        defer { FcPatternDestroy(pattern) }
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
+        guard case let .success(fc) = Fontconfig.shared, let pattern = fc.nameParse("sans-serif") else { return [] }
+        defer { fc.patternDestroy(pattern) }
+        _ = fc.configSubstitute(nil, pattern, FcMatchPattern)
+        fc.defaultSubstitute(pattern)
         var result = FcResultNoMatch
-        guard let set = FcFontSort(nil, pattern, 0, nil, &result) else { return [] }
-        defer { FcFontSetDestroy(set) }
+        guard let set = fc.fontSort(nil, pattern, 0, nil, &result) else { return [] }
+        defer { fc.fontSetDestroy(set) }
         var candidates: [Candidate] = []
         var seen = Set<String>()
         for i in 0..<Int(set.pointee.nfont) {
@@ -87,15 +89,15 @@ enum SystemFonts {
             var file: UnsafeMutablePointer<FcChar8>?
             var charset: OpaquePointer?
             var index: Int32 = 0, colour: FcBool = 0
-            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file,
-                  FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
-                  let copy = FcCharSetCopy(charset) else { continue }
-            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
-            _ = FcPatternGetBool(font, FC_COLOR, 0, &colour)
+            guard fc.patternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file,
+                  fc.patternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+                  let copy = fc.charSetCopy(charset) else { continue }
+            _ = fc.patternGetInteger(font, FC_INDEX, 0, &index)
+            _ = fc.patternGetBool(font, FC_COLOR, 0, &colour)
             // A variable font's named instances (index above 0xFFFF) repeat its default face.
-            guard index >= 0, index <= 0xFFFF else { FcCharSetDestroy(copy); continue }
+            guard index >= 0, index <= 0xFFFF else { fc.charSetDestroy(copy); continue }
             let path = String(cString: file)
-            guard seen.insert("\(path)#\(index)").inserted else { FcCharSetDestroy(copy); continue }
+            guard seen.insert("\(path)#\(index)").inserted else { fc.charSetDestroy(copy); continue }
             candidates.append(Candidate(file: path, index: Int(index), charset: copy, colour: colour != 0))
         }
         return candidates

@@ -51,10 +51,7 @@ struct TextLayout {
             let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts, scriptFonts: scriptFonts, system: system)
             missing += whole.missing
             let direction: TextDirection = whole.isRightToLeft ? .rtl : .ltr
-            for range in Self.wrap(whole, style: style, features: features) {
-                // A line that is the whole paragraph (the usual label) is already itemized.
-                let line = range == scalars.indices ? whole
-                    : Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts, system: system)
+            func addLine(_ line: Itemizer.Paragraph) {
                 var glyphs: [(Font, ShapedGlyph)] = []
                 var pen = 0.0
                 for index in Itemizer.visualOrder(line.runs) {
@@ -66,6 +63,15 @@ struct TextLayout {
                     }
                 }
                 lines.append((glyphs, pen, whole.isRightToLeft))
+            }
+            // Without a maximum width the paragraph is one line, already itemized (the usual label:
+            // no list of line ranges is made, whose first use costs the Swift runtime a scan of
+            // every protocol conformance for Range's Comparable bound).
+            guard style.maxWidth != nil else { addLine(whole); continue }
+            for range in Self.wrap(whole, style: style, features: features) {
+                // A line that is the whole paragraph is already itemized.
+                addLine(range == scalars.indices ? whole
+                    : Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts, system: system))
             }
         }
         let blockWidth = lines.map(\.width).max() ?? 0
