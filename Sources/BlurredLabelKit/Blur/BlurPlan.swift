@@ -47,9 +47,9 @@ struct FIRKernel: Equatable {
         weights = raw.map { $0 / total }
     }
 
-    /// Column tiles of this many samples keep the ring of 2r+1 filtered 16-bit rows within
+    /// Column tiles of this many samples keep the ring of 2r+2 filtered 16-bit rows within
     /// `ringBytes` (a multiple of 256 samples, so of 4 channels, and of every variant's block).
-    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * radius + 1)) / 256 * 256) }
+    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * radius + 2)) / 256 * 256) }
 
     /// The cache a ring may fill: under a core's own L2 on current x86-64 (256 KB to 2 MB),
     /// so cores do not compete for the shared L3 when many run.
