@@ -122,6 +122,28 @@ struct FontFallbackCommandTests {
         #expect(fallback.status == 0 && fallback.err.contains("file=libfontconfig.so.1"), "\(fallback.err)")
     }
 
+    /// A machine where fontconfig cannot be loaded (here: a broken `libfontconfig.so.1` found
+    /// first on the library path): `--font FAMILY` fails with the loader's reason, a character no
+    /// embedded font has is the box with a warning that says why no system font was asked, and
+    /// labels the embedded fonts cover are made as always.
+    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func withoutFontconfigTheRestWorks() throws {
+        let folder = try temporaryFolder()
+        try "not a library".write(toFile: folder + "/libfontconfig.so.1", atomically: false, encoding: .utf8)
+        let path = [folder, ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":")
+        let environment = ["LD_LIBRARY_PATH": path]
+        let family = try runTool(["render", "x", "--font", "DejaVu Sans", "-o", folder + "/a.png"], environment: environment)
+        #expect(family.status == 2 && family.err.contains("cannot look up font family 'DejaVu Sans': fontconfig is not available ("),
+                "\(family.err)")
+        #expect(family.err.contains(folder + "/libfontconfig.so.1"), "\(family.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a.png"))
+        let missing = try runTool(["render", "56 价", "-o", folder + "/b.png"], environment: environment)
+        #expect(missing.status == 0, "\(missing.err)")
+        #expect(missing.err.contains("warning: no system fonts to fall back on: fontconfig is not available ("), "\(missing.err)")
+        #expect(missing.err.contains("no font has U+4EF7"), "\(missing.err)")
+        let covered = try runTool(["render", "56.00 €", "-o", folder + "/c.png"], environment: environment)
+        #expect(covered.status == 0 && covered.err.isEmpty, "\(covered.err)")
+    }
+
     /// fontconfig lists a font that blurlabel then cannot use: first a bitmap font it cannot scale,
     /// then the same file emptied after fontconfig cached it (listed, but no longer a font). Each
     /// time: one warning naming the file, the box for the character, exit 0, no crash.

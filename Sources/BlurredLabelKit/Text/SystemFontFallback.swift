@@ -28,7 +28,8 @@ enum SystemFonts {
     }
 
     /// The answer for one character: the font, or nil; and the listed fonts skipped on the way
-    /// because they could not be opened (with the reason, one line each).
+    /// because they could not be opened (with the reason, one line each), or why no installed
+    /// font could be asked at all.
     struct Answer: Sendable {
         let font: Font?
         let skipped: [String]
@@ -44,9 +45,13 @@ enum SystemFonts {
     /// The first ranked font that has `scalar` (with `colour`, the first colour font, or nil when
     /// no colour font has it), skipping those that cannot be opened.
     static func font(for scalar: Unicode.Scalar, colour: Bool = false) -> Answer {
+        let fc: Fontconfig
+        switch Fontconfig.shared {
+        case let .success(library): fc = library
+        case let .failure(failure):
+            return Answer(font: nil, skipped: ["no system fonts to fall back on: fontconfig is not available (\(failure))"])
+        }
         var skipped: [String] = []
-        // `ranked` is empty unless fontconfig loaded.
-        guard !ranked.isEmpty, case let .success(fc) = Fontconfig.shared else { return Answer(font: nil, skipped: []) }
         for candidate in ranked where (!colour || candidate.colour) && fc.charSetHasChar(candidate.charset, scalar.value) != 0 {
             switch open(candidate) {
             case let .success(font):
