@@ -5,9 +5,12 @@ import FoundationEssentials
 /// full as an animated PNG, or as numbered PNGs with `--frames DIR`. Frames are made a few at a
 /// time (one per core) and written as they come, so memory does not grow with the frame count.
 enum AnimateCommand {
+    static let listing: CommandLineTool.Listing = .init(
+        name: "animate", summary: "animate a label's blur from sharp to full (APNG or numbered frames)") { command }
+
     static let spec = CommandSpec(
-        name: "animate",
-        summary: CommandLineTool.listing(named: "animate")!.summary,
+        name: listing.name,
+        summary: listing.summary,
         positionals: ["TEXT"],
         options: [
             CommonOptions.output,

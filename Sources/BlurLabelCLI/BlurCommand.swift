@@ -2,9 +2,12 @@ import BlurredLabelKit
 
 /// `blurlabel blur IN.png --radius SIGMA -o OUT.png`: a Gaussian blur of a whole image.
 enum BlurCommand {
+    static let listing: CommandLineTool.Listing = .init(
+        name: "blur", summary: "blur a whole PNG image with a true Gaussian") { command }
+
     static let spec = CommandSpec(
-        name: "blur",
-        summary: CommandLineTool.listing(named: "blur")!.summary,
+        name: listing.name,
+        summary: listing.summary,
         positionals: ["IN.png"],
         options: [
             CommonOptions.output,

@@ -27,14 +27,8 @@ public enum CommandLineTool {
         let load: @Sendable () -> Command
     }
 
-    static let commands: [Listing] = [
-        Listing(name: "render", summary: "render a text label and blur it (the price-tag job)") { RenderCommand.command },
-        Listing(name: "animate", summary: "animate a label's blur from sharp to full (APNG or numbered frames)") { AnimateCommand.command },
-        Listing(name: "batch", summary: "render many labels from a JSON-lines manifest, on all cores") { BatchCommand.command },
-        Listing(name: "blur", summary: "blur a whole PNG image with a true Gaussian") { BlurCommand.command },
-        Listing(name: "redact", summary: "blur, pixelate, fill or securely obscure rectangles of a PNG") { RedactCommand.command },
-        Listing(name: "diff", summary: "compare two PNGs perceptually (exit 0 same, 1 different)") { DiffCommand.command },
-    ]
+    static let commands: [Listing] = [RenderCommand.listing, AnimateCommand.listing, BatchCommand.listing,
+                                      BlurCommand.listing, RedactCommand.listing, DiffCommand.listing]
 
     /// The listing of the command called `name`, if there is one.
     static func listing(named name: String) -> Listing? {

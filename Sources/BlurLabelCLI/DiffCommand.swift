@@ -4,9 +4,12 @@ import Glibc
 
 /// `blurlabel diff EXPECTED.png ACTUAL.png`: exit 0 within tolerance, 1 when not, 2 on bad input.
 enum DiffCommand {
+    static let listing: CommandLineTool.Listing = .init(
+        name: "diff", summary: "compare two PNGs perceptually (exit 0 same, 1 different)") { command }
+
     static let spec = CommandSpec(
-        name: "diff",
-        summary: CommandLineTool.listing(named: "diff")!.summary,
+        name: listing.name,
+        summary: listing.summary,
         positionals: ["EXPECTED.png", "ACTUAL.png"],
         options: [
             OptionSpec(name: "--metric", value: "yiq|oklab", help: "colour distance: oklab (pixelmatch's current, default) or yiq (pixelmatch 7.2)"),

@@ -6,9 +6,12 @@ import Glibc
 enum RedactCommand {
     static let modes = ["blur", "pixelate", "fill", "secure"]
 
+    static let listing: CommandLineTool.Listing = .init(
+        name: "redact", summary: "blur, pixelate, fill or securely obscure rectangles of a PNG") { command }
+
     static let spec = CommandSpec(
-        name: "redact",
-        summary: CommandLineTool.listing(named: "redact")!.summary,
+        name: listing.name,
+        summary: listing.summary,
         positionals: ["IN.png"],
         options: [
             CommonOptions.output,

@@ -2,9 +2,12 @@ import BlurredLabelKit
 
 /// `blurlabel render TEXT -o OUT.png [label options]`: one label, blurred unless `--radius 0`.
 enum RenderCommand {
+    static let listing: CommandLineTool.Listing = .init(
+        name: "render", summary: "render a text label and blur it (the price-tag job)") { command }
+
     static let spec = CommandSpec(
-        name: "render",
-        summary: CommandLineTool.listing(named: "render")!.summary,
+        name: listing.name,
+        summary: listing.summary,
         positionals: ["TEXT"],
         options: [
             CommonOptions.output,

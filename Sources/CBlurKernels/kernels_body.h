@@ -187,12 +187,11 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_f
                 high[v] = above;
             }
         }
-        if (tw - j0 >= PAIR_BLOCK) {
-            u8w b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8), b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
+        const u8w b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8), b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
+        if (tw - j0 >= PAIR_BLOCK) { /* constant sizes: full-width stores */
             memcpy(out0 + j0, &b0, sizeof b0);
             memcpy(out1 + j0, &b1, sizeof b1);
         } else {
-            u8w b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8), b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
             memcpy(out0 + j0, &b0, (size_t)(tw - j0));
             memcpy(out1 + j0, &b1, (size_t)(tw - j0));
         }

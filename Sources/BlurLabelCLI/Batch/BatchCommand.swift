@@ -7,9 +7,12 @@ import Glibc
 
 /// `blurlabel batch MANIFEST.jsonl|- --out DIR`: many labels from a JSON-lines manifest.
 enum BatchCommand {
+    static let listing: CommandLineTool.Listing = .init(
+        name: "batch", summary: "render many labels from a JSON-lines manifest, on all cores") { command }
+
     static let spec = CommandSpec(
-        name: "batch",
-        summary: CommandLineTool.listing(named: "batch")!.summary,
+        name: listing.name,
+        summary: listing.summary,
         positionals: ["MANIFEST.jsonl"],
         options: [
             OptionSpec(name: "--out", value: "DIR", help: "folder for the outputs (created if missing); required"),

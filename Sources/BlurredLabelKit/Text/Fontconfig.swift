@@ -5,7 +5,8 @@ import Glibc
 /// fallback needs them (`dlopen`). The executable does not link fontconfig: a label the embedded
 /// fonts cover never maps or relocates it or expat behind it (at every start that was 115 K
 /// instructions and about 30 page faults, `Benchmarks/run-oneshot`), and a machine without
-/// fontconfig still renders with the embedded fonts. The types and constants come from fontconfig's header (`CFontconfig`).
+/// fontconfig still renders with the embedded fonts. The types and constants come from
+/// fontconfig's header (`CFontconfig`).
 struct Fontconfig: Sendable {
     typealias Pattern = OpaquePointer
     typealias CharSet = OpaquePointer
