@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 
 /// `blurlabel animate TEXT --steps N --max-radius R -o OUT.png`: the blur stepping from sharp to
 /// full as an animated PNG, or as numbered PNGs with `--frames DIR`. Frames are made a few at a
@@ -76,7 +75,7 @@ enum AnimateCommand {
             throw UsageError(message: "\(request.order.count) frames of \(plan.width)x\(plan.height) exceed the limit of \(Limits.maximumAnimationPixels) frame pixels; give fewer --steps or a smaller --max-radius")
         }
         if let folder {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Folders.create(folder)
             let digits = max(3, String(request.order.count - 1).count)
             var index = 0
             try forEachFrame(request.order, plan: plan) { frame in

@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 import Glibc
 
 /// The `blurlabel` command: subcommand dispatch, `--help`, `--version`, and the exit-code
@@ -84,7 +83,7 @@ public enum CommandLineTool {
             }
             return try command.run(parsed, output)
         } catch {
-            output.standardError("blurlabel \(first): \(describeError(error))\n")
+            output.standardError("blurlabel \(first): \(error)\n")
             return 2
         }
     }

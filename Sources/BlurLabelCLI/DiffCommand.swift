@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 import Glibc
 
 /// `blurlabel diff EXPECTED.png ACTUAL.png`: exit 0 within tolerance, 1 when not, 2 on bad input.
@@ -46,7 +45,7 @@ enum DiffCommand {
         let actualName = reportName(inputs[1])
         let report = arguments.value("--report")
         let pictures = try checkedOutputs(inputs: inputs, pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
-                                          report: report.map { ($0, ComparisonArtifacts(folder: URL(fileURLWithPath: $0), name: actualName)) })
+                                          report: report.map { ($0, ComparisonArtifacts(folder: $0, name: actualName)) })
         // With a picture on standard output, the summary must not mix into it.
         let say = pictures.contains("-") ? output.standardError : output.standardOutput
 
@@ -57,7 +56,7 @@ enum DiffCommand {
             result = try comparison.compare(expected: expected, actual: actual)
         } catch let mismatch as ImageComparison.SizeMismatch {
             if let report {
-                let artifacts = ComparisonArtifacts(folder: URL(fileURLWithPath: report), name: actualName)
+                let artifacts = ComparisonArtifacts(folder: report, name: actualName)
                 try ComparisonReport(folder: artifacts.folder).add(ComparisonReportEntry(
                     name: actualName, outcome: .sizeMismatch, summary: "\(mismatch)",
                     expected: try artifacts.write(expected, as: "expected"), actual: try artifacts.write(actual, as: "actual"),
@@ -73,11 +72,11 @@ enum DiffCommand {
                 try writePNG(try comparison.sideBySide(expected: expected, diff: diff, actual: actual), to: path)
             }
             if let report {
-                let artifacts = ComparisonArtifacts(folder: URL(fileURLWithPath: report), name: actualName)
+                let artifacts = ComparisonArtifacts(folder: report, name: actualName)
                 let page = ComparisonReport(folder: artifacts.folder)
                 if result.passes {
                     try page.remove(name: actualName)   // a pair that passes now leaves the page
-                    if !FileManager.default.fileExists(atPath: page.page.path) { try page.rebuild() }
+                    if !Folders.exists(page.page) { try page.rebuild() }
                 } else {
                     try page.add(ComparisonReportEntry(
                         name: actualName, outcome: .failed, summary: result.summary,
@@ -93,7 +92,7 @@ enum DiffCommand {
     /// The report entry's name: ACTUAL's file name without `.png`.
     static func reportName(_ path: String) -> String {
         guard path != "-" else { return "stdin" }
-        let file = URL(fileURLWithPath: path).lastPathComponent
+        let file = path.split(separator: "/").last.map(String.init) ?? path
         return file.lowercased().hasSuffix(".png") ? String(file.dropLast(4)) : file
     }
 
@@ -119,22 +118,6 @@ enum DiffCommand {
             }
         }
         return outputs.map(\.1)
-    }
-}
-
-/// Whether two paths name the same file: the same device and inode when both exist, otherwise
-/// the same absolute path once symbolic links in the existing part are resolved.
-enum SameFile {
-    static func check(_ a: String, _ b: String) -> Bool {
-        var sa = stat(), sb = stat()
-        if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
-        return resolved(a) == resolved(b)
-    }
-
-    /// The path made absolute, with its folder's links resolved (the file itself may not exist).
-    static func resolved(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 }
 

@@ -105,7 +105,6 @@ enum LabelOptions {
     }
 }
 
-import FoundationEssentials
 
 /// The secure-mode warning when the decoy's format is read off the text itself.
 func secureFormatWarning(_ style: LabelStyle) -> String? {

@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 import Glibc
 
 /// `blurlabel redact IN.png --rect X,Y,W,H[:MODE] ... -o OUT.png`: obscure rectangles of an image.
@@ -47,7 +46,7 @@ enum RedactCommand {
             // Replacing one name would leave the unredacted pixels under the others.
             throw UsageError(message: "\(input) has \(names) names (hard links); replacing it in place would leave the original pixels under the others: write with -o, or remove the other names first")
         }
-        if !inPlace && destination != "-" && input != "-" && sameFile(input, destination) {
+        if !inPlace && destination != "-" && input != "-" && SameFile.check(input, destination) {
             throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
         }
         let rects = arguments.all("--rect")
@@ -93,14 +92,5 @@ enum RedactCommand {
         let n = numbers.map { $0! }
         guard n.allSatisfy({ abs($0) <= 1 << 24 }) else { throw UsageError(message: "region \(index + 1): '\(text)' is out of range") }
         return (Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3]), parts.count == 2 ? String(parts[1]) : nil)
-    }
-
-    /// Whether two paths name one file, following symbolic links (as the write will).
-    private static func sameFile(_ a: String, _ b: String) -> Bool {
-        var x = stat(), y = stat()
-        guard stat(a, &x) == 0, stat(b, &y) == 0 else {
-            return URL(fileURLWithPath: a).standardizedFileURL == URL(fileURLWithPath: b).standardizedFileURL
-        }
-        return x.st_ino == y.st_ino && x.st_dev == y.st_dev
     }
 }

@@ -40,11 +40,11 @@ struct GoldenChecker {
         return FileManager.default.temporaryDirectory.appendingPathComponent("blurlabel-artifacts")
     }
 
-    var report: ComparisonReport { ComparisonReport(folder: artifactsFolder) }
+    var report: ComparisonReport { ComparisonReport(folder: artifactsFolder.path) }
 
     func check(_ actual: Image, named name: String) -> GoldenOutcome {
         let reference = folder.appendingPathComponent(name + ".png")
-        let artifacts = ComparisonArtifacts(folder: artifactsFolder, name: name)
+        let artifacts = ComparisonArtifacts(folder: artifactsFolder.path, name: name)
         do {
             guard FileManager.default.fileExists(atPath: reference.path) else {
                 let shown = try artifacts.write(actual, as: "actual")
@@ -89,7 +89,7 @@ struct GoldenChecker {
             try addToReport(name, .failed, line, expected: shown.0, actual: shown.1, diff: shown.2,
                             commands: acceptCommands(name, reference, artifacts, mode: "failed"))
             return fail("golden \(name) differs: \(line)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
-                        + "\n  report: \(report.page.path)", written: rewritten, paths: paths)
+                        + "\n  report: \(report.page)", written: rewritten, paths: paths)
         } catch {
             return fail("golden \(name): \(error)")
         }

@@ -91,7 +91,7 @@ struct DiffCommandTests {
             processes.append(process)
         }
         for process in processes { process.waitUntilExit(); #expect(process.terminationStatus == 1) }
-        let entries = try ComparisonReport(folder: URL(fileURLWithPath: report)).entries()
+        let entries = try ComparisonReport(folder: report).entries()
         #expect(entries.map(\.name).sorted() == (0..<6).map { "clear-\($0)" })
         let html = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
         #expect(html.components(separatedBy: "<section class=\"entry\"").count == 7)
@@ -102,7 +102,7 @@ struct DiffCommandTests {
         // A pair that passes now leaves the page.
         #expect(run(["diff", white, white, "--report", report]).status == 0)
         #expect(run(["diff", white, folder + "/clear-0.png", "--report", report, "--max-diff-pixels", "64"]).status == 0)
-        #expect(try ComparisonReport(folder: URL(fileURLWithPath: report)).entries().count == 5)
+        #expect(try ComparisonReport(folder: report).entries().count == 5)
     }
 
     static var executable: String? {

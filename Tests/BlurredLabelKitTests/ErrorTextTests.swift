@@ -25,16 +25,18 @@ struct ErrorTextTests {
         }
     }
 
-    @Test func foundationFileErrorsBecomeAPathAndWords() {
-        let missing = "/nonexistent-\(UUID().uuidString)/a/b"
-        do {
-            try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: false)
-            Issue.record("no error")
-        } catch {
-            let text = describeError(error)
-            #expect(text.hasPrefix("\(missing): ") && text.lowercased().contains("no such file"), "\(text)")
-            #expect(!text.contains("NSCocoaErrorDomain") && !text.contains("UserInfo"))
+    @Test func folderErrorsNameTheComponentAndSayWhy() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("folders-\(UUID().uuidString)").path
+        try Folders.create(base + "/a/b")
+        #expect(Folders.isFolder(base + "/a/b"))
+        try Folders.create(base + "/a/b")                              // exists: nothing to do
+        try FileIO.write(Array("x".utf8), to: base + "/file")
+        #expect(throws: FileError.cannotWrite(path: base + "/file", reason: "a file of that name is in the way of the folder")) {
+            try Folders.create(base + "/file/sub")
         }
-        #expect(describeError(FileError.cannotRead(path: "p", reason: "r")) == "cannot read p: r")
+        #expect(Folders.names(in: base) == ["a", "file"])
+        #expect(Folders.names(in: base + "/missing") == nil)
+        #expect(Folders.removeFile(base + "/file") && !Folders.exists(base + "/file"))
+        #expect("\(FileError.cannotRead(path: "p", reason: "r"))" == "cannot read p: r")
     }
 }

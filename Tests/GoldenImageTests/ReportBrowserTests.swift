@@ -58,9 +58,9 @@ struct ReportBrowserTests {
     func threeFailuresInChromium() async throws {
         let artifacts = try folder()
         _ = try await makeFailures(awkwardNames, artifacts: artifacts)
-        let page = ComparisonReport(folder: artifacts).page
+        let page = ComparisonReport(folder: artifacts.path).page
         let probe = artifacts.appendingPathComponent("probe.html")
-        let html = try String(contentsOf: page, encoding: .utf8)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
         try html.replacingOccurrences(of: "</body>", with: Self.probe + "</body>").write(to: probe, atomically: true, encoding: .utf8)
 
         let profile = try folder()

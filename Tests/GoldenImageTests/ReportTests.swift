@@ -10,7 +10,7 @@ struct ReportTests {
         let artifacts = try folder()
         let outcomes = try await makeFailures(awkwardNames, artifacts: artifacts)
         #expect(outcomes.allSatisfy { !$0.passed })
-        let report = ComparisonReport(folder: artifacts)
+        let report = ComparisonReport(folder: artifacts.path)
         let entries = try report.entries()
         #expect(Set(entries.map(\.name)) == Set(awkwardNames))
         for entry in entries {
@@ -25,18 +25,18 @@ struct ReportTests {
             #expect(entry.acceptCommands.first == #"BLURLABEL_RECORD=failed swift test --filter 'GoldenImageTests\.ReportTests/threeParallelFailuresInOnePage\(\)'"#)
             #expect(entry.acceptCommands.last?.hasPrefix("cp ") == true)
         }
-        let html = try String(contentsOf: report.page, encoding: .utf8)
+        let html = try String(contentsOfFile: report.page, encoding: .utf8)
         #expect(html.components(separatedBy: "<section class=\"entry\"").count == 4)
         #expect(html.components(separatedBy: "<button type=\"button\" class=\"flip\"").count == 4)
         #expect(!html.contains("http://") && !html.contains("https://"))   // nothing from outside
-        #expect(outcomes.allSatisfy { $0.message.contains(report.page.path) })
+        #expect(outcomes.allSatisfy { $0.message.contains(report.page) })
     }
 
     @Test("names and summaries are escaped: a golden named <script> shows as text")
     func escaping() async throws {
         let artifacts = try folder()
         _ = try await makeFailures(awkwardNames, artifacts: artifacts)
-        let html = try String(contentsOf: ComparisonReport(folder: artifacts).page, encoding: .utf8)
+        let html = try String(contentsOfFile: ComparisonReport(folder: artifacts.path).page, encoding: .utf8)
         #expect(!html.contains("<script>alert(1)</script>"))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("a &quot;quoted&quot; &amp; &#39;odd&#39; &lt;b&gt;name&lt;/b&gt;"))
@@ -52,20 +52,20 @@ struct ReportTests {
         let record = GoldenOptions(folder: golden, record: .missing, artifacts: artifacts)
         let recorded = GoldenChecker(options: record, filePath: #filePath).check(try square(at: 3), named: "sq")
         #expect(recorded.referenceWritten)
-        let report = ComparisonReport(folder: artifacts)
+        let report = ComparisonReport(folder: artifacts.path)
         #expect(try report.entries().map(\.outcome) == [.recorded])
         let failing = GoldenChecker(options: GoldenOptions(folder: golden, record: .never, artifacts: artifacts), filePath: #filePath)
         _ = failing.check(try square(at: 9), named: "sq")
         #expect(try report.entries().map(\.outcome) == [.failed])
         _ = failing.check(try square(at: 3), named: "sq")
         #expect(try report.entries().isEmpty)
-        #expect(try String(contentsOf: report.page, encoding: .utf8).contains("no failed golden images"))
+        #expect(try String(contentsOfFile: report.page, encoding: .utf8).contains("no failed golden images"))
     }
 
     @Test("40 entries added from 8 threads at once: none lost, the page lists them all")
     func concurrentAdds() async throws {
         let artifacts = try folder()
-        let report = ComparisonReport(folder: artifacts)
+        let report = ComparisonReport(folder: artifacts.path)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -75,7 +75,7 @@ struct ReportTests {
             try await group.waitForAll()
         }
         #expect(try report.entries().count == 40)
-        let html = try String(contentsOf: report.page, encoding: .utf8)
+        let html = try String(contentsOfFile: report.page, encoding: .utf8)
         #expect(html.components(separatedBy: "<section class=\"entry\"").count == 41)
     }
 

@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,8 +8,8 @@ import Glibc
 final class BatchProgress {
     private let total: Int?
     private let output: CommandLineTool.Output
-    private let started = Date()
-    private lazy var lastShown = started
+    private let started = Stopwatch()
+    private var lastShown = 0.0
     private let live = isatty(STDERR_FILENO) != 0
     private var drewLive = false
 
@@ -19,13 +18,13 @@ final class BatchProgress {
         self.output = output
     }
 
-    var elapsed: Double { Date().timeIntervalSince(started) }
+    var elapsed: Double { started.seconds }
 
     /// Called after each line; shows progress when it is time to.
     func update(done: Int) {
-        let now = Date()
+        let now = started.seconds
         let interval = live ? 0.2 : 5.0
-        guard now.timeIntervalSince(lastShown) >= interval else { return }
+        guard now - lastShown >= interval else { return }
         lastShown = now
         let rate = Double(done) / max(elapsed, 1e-9)
         var text = "\(done)"

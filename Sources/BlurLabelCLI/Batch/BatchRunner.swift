@@ -1,6 +1,5 @@
 import BlurredLabelKit
 import Dispatch
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,14 +49,14 @@ final class BatchRunner: Sendable {
 
     func run() -> Int32 {
         let tallies = LockedValue([Tally]())
-        let started = Date()
+        let started = Stopwatch()
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let mine = work()
             tallies.withLock { $0.append(mine) }
         }
         let total = tallies.withLock { $0.reduce(into: Tally()) { $0.rendered += $1.rendered; $0.skipped += $1.skipped; $0.failed += $1.failed } }
         shared.withLock { $0.progress.finish() }
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = started.seconds
         let interrupted = stop.isRequested
         output.standardError("batch: " + (interrupted ? "interrupted; " : "")
                              + cFormat("rendered %ld, skipped %ld, failed %ld in %.1f s (%.0f labels/s)\n",

@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 
 /// One manifest line: `text`, `output` (a file name under the output folder) and any option
 /// `render` takes, by the same names (`size`, `radius`, `color`, `secure`...).
@@ -10,17 +9,20 @@ struct ManifestLine {
     /// The line's options, typed as JSON gave them: a number stays a number.
     let options: Options
 
+    static let notAnObject = "invalid JSON (each line must be one JSON object)"
+    static let unsupportedType = "a value has an unsupported type (objects and nulls are not options)"
+
     /// Keys a line may carry.
     static let keys: Set<String> = Set(["text", "output", "compression"] + LabelOptions.keys)
 
     /// Parses and checks one line; the error says what is wrong with it.
     init(bytes: [UInt8]) throws {
         _ = try decodeUTF8(bytes)
-        let fields: [String: JSONValue]
-        do { fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) } catch {
-            let isObject = (try? JSONDecoder().decode([String: AnyJSONValue].self, from: Data(bytes))) != nil
-            throw LineError(isObject ? "a value has an unsupported type (objects and nulls are not options)" : "invalid JSON (each line must be one JSON object)")
+        let parsed: JSONValue
+        do { parsed = try JSONValue(parsing: bytes) } catch {
+            throw LineError(error.kind == .duplicateKey ? "a key appears twice (each may be given once)" : Self.notAnObject)
         }
+        guard case let .object(fields) = parsed else { throw LineError(Self.notAnObject) }
         if let unknown = fields.keys.sorted().first(where: { !Self.keys.contains($0) }) {
             throw LineError("unknown option '\(unknown)'")
         }
@@ -36,7 +38,14 @@ struct ManifestLine {
             case let .string(string): options[key] = .text(string)
             case let .number(number): options[key] = .number(number)
             case let .bool(flag): options[key] = .flag(flag)
-            case let .list(items): options[key] = .list(items)
+            case let .array(items):
+                var list: [String] = []
+                for item in items {
+                    guard case let .string(string) = item else { throw LineError(Self.unsupportedType) }
+                    list.append(string)
+                }
+                options[key] = .list(list)
+            case .object, .null: throw LineError(Self.unsupportedType)
             }
         }
         self.options = Options(options)
@@ -85,26 +94,8 @@ struct ManifestLine {
     }
 }
 
-/// The JSON values a manifest line may hold.
-enum JSONValue: Decodable {
-    case string(String), number(Double), bool(Bool), list([String])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let string = try? container.decode(String.self) { self = .string(string) }
-        else { self = .list(try container.decode([String].self)) }
-    }
-}
-
 /// What is wrong with one manifest line.
 struct LineError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Any JSON value, read and dropped: tells "an object with unsupported values" from "not an object".
-private struct AnyJSONValue: Decodable {
-    init(from decoder: any Decoder) {}
 }

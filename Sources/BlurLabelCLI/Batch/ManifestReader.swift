@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

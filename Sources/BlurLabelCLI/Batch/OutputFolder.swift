@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +18,9 @@ final class OutputFolder: Sendable {
     init?(path: String, create: Bool) throws {
         self.path = path
         if create {
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw UsageError(message: "cannot create --out \(path): \(Self.reason(error))")
+            do { try Folders.create(path) } catch let error as FileError {
+                guard case let .cannotWrite(where_, reason) = error else { throw error }
+                throw UsageError(message: "cannot create --out \(path): " + (where_ == path ? reason : "\(where_): \(reason)"))
             }
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -119,13 +119,5 @@ final class OutputFolder: Sendable {
             current = next
         }
         return current
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError,
-           let text = strerror(underlying.code.rawValue) {
-            return String(cString: text)
-        }
-        return describeError(error)
     }
 }

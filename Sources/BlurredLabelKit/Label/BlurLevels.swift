@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// A label's blur from 0 to full as precomputed levels, as the view this grew from: `amount`
 /// 0…1 maps to σ = amount × `maxRadius` in `steps` steps, each built once, concurrently, in the

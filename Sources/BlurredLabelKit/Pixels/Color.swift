@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// A colour with straight (not premultiplied) alpha, 8 bits a channel.
 public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {

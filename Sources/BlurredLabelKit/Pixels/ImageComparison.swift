@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// Compares two images the way a person would: exact equality first, then a perceptual colour
 /// distance per pixel (`metric`, pixelmatch's), with anti-aliased edge pixels counted apart.

@@ -1,5 +1,4 @@
 import CPNGShim
-import FoundationEssentials
 
 /// Reads PNG files of every colour type and bit depth (interlaced too) into premultiplied RGBA8.
 public enum PNGDecoder {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,23 +12,21 @@ import Glibc
 /// by its name: a later one for the same name replaces it, and `remove` drops it (a golden that
 /// passes again leaves the page).
 public struct ComparisonReport: Sendable {
-    public let folder: URL
+    /// The report folder's path.
+    public let folder: String
 
-    public init(folder: URL) { self.folder = folder }
+    public init(folder: String) { self.folder = folder }
 
     /// The page: `<folder>/index.html`.
-    public var page: URL { folder.appendingPathComponent("index.html") }
+    public var page: String { Folders.join(folder, "index.html") }
 
-    var entriesFolder: URL { folder.appendingPathComponent(".report", isDirectory: true) }
+    var entriesFolder: String { Folders.join(folder, ".report") }
 
     /// Adds (or replaces) the entry for `entry.name` and rewrites the page.
     public func add(_ entry: ComparisonReportEntry) throws {
-        try FileManager.default.createDirectory(at: entriesFolder, withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        try Folders.create(entriesFolder)
         try withLock {
-            try encoder.encode(entry).write(to: entryFile(entry.name), options: .atomic)
+            try FileIO.write(entry.json.serialized(), to: entryFile(entry.name))
             try writePage()
         }
     }
@@ -37,44 +34,44 @@ public struct ComparisonReport: Sendable {
     /// Drops the entry for `name`, if there is one, and rewrites the page. Cheap when there is none.
     public func remove(name: String) throws {
         let file = entryFile(name)
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        guard Folders.exists(file) else { return }
         try withLock {
-            try? FileManager.default.removeItem(at: file)
+            Folders.removeFile(file)
             try writePage()
         }
     }
 
     /// Writes the page from the entries there are (a page saying nothing failed when there are none).
     public func rebuild() throws {
-        try FileManager.default.createDirectory(at: entriesFolder, withIntermediateDirectories: true)
+        try Folders.create(entriesFolder)
         try withLock { try writePage() }
     }
 
-    /// Every entry in the folder, oldest first (ties by name).
+    /// Every entry in the folder, oldest first (ties by name). A file that is not an entry is skipped.
     public func entries() throws -> [ComparisonReportEntry] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: entriesFolder.path)) ?? []
-        let files = names.map { entriesFolder.appendingPathComponent($0) }
-        return files.filter { $0.pathExtension == "json" }
-            .compactMap { try? decoder.decode(ComparisonReportEntry.self, from: Data(contentsOf: $0)) }
-            .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
+        let files = (Folders.names(in: entriesFolder) ?? []).filter { $0.hasSuffix(".json") }
+        return files.compactMap { name -> ComparisonReportEntry? in
+            guard let bytes = try? FileIO.read(Folders.join(entriesFolder, name), limit: 1 << 24),
+                  let json = try? JSONValue(parsing: bytes) else { return nil }
+            return ComparisonReportEntry(json: json)
+        }
+        .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
     }
 
     /// The entry's file: a hash of its name, so any name (`<script>`, `a/b`) makes a plain file name.
-    func entryFile(_ name: String) -> URL {
+    func entryFile(_ name: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, stable across runs and machines
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return entriesFolder.appendingPathComponent(cFormat("%016llx.json", hash))
+        return Folders.join(entriesFolder, cFormat("%016llx.json", hash))
     }
 
     private func writePage() throws {
-        try Data(ComparisonReportPage(entries: try entries()).html.utf8).write(to: page, options: .atomic)
+        try FileIO.write(Array(ComparisonReportPage(entries: try entries()).html.utf8), to: page)
     }
 
     /// Runs `body` holding the folder's exclusive lock (between threads and between processes).
     private func withLock<T>(_ body: () throws -> T) throws -> T {
-        let path = entriesFolder.appendingPathComponent("lock").path
+        let path = Folders.join(entriesFolder, "lock")
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ReportError.cannotLock(path: path, errno: errno) }
         defer { close(descriptor) }

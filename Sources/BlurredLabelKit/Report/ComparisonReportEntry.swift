@@ -1,9 +1,12 @@
-import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One failed (or newly recorded) image comparison, as the report page shows it.
-public struct ComparisonReportEntry: Codable, Sendable, Equatable {
+public struct ComparisonReportEntry: Sendable, Equatable {
     /// What happened to the comparison.
-    public enum Outcome: String, Codable, Sendable {
+    public enum Outcome: String, Sendable {
         /// The pictures differ beyond the tolerance.
         case failed
         /// The pictures have different sizes.
@@ -15,7 +18,7 @@ public struct ComparisonReportEntry: Codable, Sendable, Equatable {
     }
 
     /// A picture file beside the page, and its size (the page checks it decoded at that size).
-    public struct Picture: Codable, Sendable, Equatable {
+    public struct Picture: Sendable, Equatable {
         /// The file name, relative to the report folder.
         public var file: String
         public var width: Int
@@ -40,12 +43,12 @@ public struct ComparisonReportEntry: Codable, Sendable, Equatable {
     public var diff: Picture?
     /// Shell commands that accept the actual picture as the new reference.
     public var acceptCommands: [String]
-    /// When it was added (entries are shown oldest first).
-    public var date: Date
+    /// When it was added, in whole seconds since 1970-01-01 UTC (entries are shown oldest first).
+    public var date: Int
 
     public init(name: String, outcome: Outcome, test: String? = nil, location: String? = nil, summary: String,
                 expected: Picture? = nil, actual: Picture? = nil, diff: Picture? = nil,
-                acceptCommands: [String] = [], date: Date = Date()) {
+                acceptCommands: [String] = [], date: Int = Int(time(nil))) {
         self.name = name; self.outcome = outcome; self.test = test; self.location = location; self.summary = summary
         self.expected = expected; self.actual = actual; self.diff = diff; self.acceptCommands = acceptCommands; self.date = date
     }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// The HTML of a report: one self-contained page (inline CSS and a few lines of script, no
 /// outside asset) that shows each entry's pictures, lets a person flip or slide between expected

@@ -1,7 +1,6 @@
 import CEmbeddedFonts
 import CFreeType
 import CHarfBuzz
-import FoundationEssentials
 import Glibc
 import Synchronization
 

@@ -1,7 +1,6 @@
 import CEmbeddedFonts
 import CFontconfig
 import CHarfBuzz
-import FoundationEssentials
 import Synchronization
 
 /// Where fonts come from: the embedded defaults, files, and installed families (fontconfig).
@@ -87,7 +86,7 @@ public enum FontLibrary {
     /// A font named on the command line: an existing file path, "default", or a family name.
     public static func named(_ spec: String) throws -> Font {
         if spec.isEmpty || spec.lowercased() == "default" { return defaultFont }
-        if spec.contains("/") || FileManager.default.fileExists(atPath: spec) {
+        if spec.contains("/") || Folders.exists(spec) {
             var path = spec, index = 0
             if let hash = spec.lastIndex(of: "#"), let i = Int(spec[spec.index(after: hash)...]) {
                 path = String(spec[..<hash]); index = i

@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// A glyph placed on the page: its pen position in pixels (y down, first baseline at the
 /// primary font's ascender).

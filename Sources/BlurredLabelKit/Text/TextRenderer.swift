@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// Text rasterized into a coverage mask whose edges are the ink's edges.
 public struct RenderedText: Sendable {

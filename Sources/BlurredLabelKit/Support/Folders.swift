@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few folder operations the package needs, on plain paths, straight over the C library
+/// (the shipped binary links no Foundation: README, "One label per process").
+public enum Folders {
+    /// Makes the folder at `path` and any missing parents, as `mkdir -p` does; nothing happens
+    /// when it exists. A file (or a link to one) in the way is an error naming that component.
+    public static func create(_ path: String) throws {
+        guard !path.isEmpty else { throw FileError.cannotWrite(path: path, reason: "empty folder name") }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            if mkdir(prefix, 0o777) == 0 { continue }
+            let code = errno
+            guard code == EEXIST else { throw FileError.cannotWrite(path: prefix, reason: "cannot create the folder: \(systemErrorText(code))") }
+            guard isFolder(prefix) else { throw FileError.cannotWrite(path: prefix, reason: "a file of that name is in the way of the folder") }
+        }
+    }
+
+    /// True when `path` names something (a link is followed).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// True when `path` is a folder (a link to one counts).
+    public static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The names in a folder (without `.` and `..`), sorted by their bytes; nil when it cannot be read.
+    public static func names(in path: String) -> [String]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Removes a file (not a folder); true when it was there and is gone.
+    @discardableResult
+    public static func removeFile(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+
+    /// `folder` and `name` joined by one slash.
+    public static func join(_ folder: String, _ name: String) -> String {
+        folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
