@@ -4,17 +4,17 @@ enum Composite {
     /// each channel rounded once from the exact value.
     static func table(color: Color, background: Color) -> [UInt32] {
         let f = color.premultiplied, b = background.premultiplied
-        let fill = [UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3)]
-        let back = [UInt32(b.0), UInt32(b.1), UInt32(b.2), UInt32(b.3)]
-        return (0...255).map { c -> UInt32 in
-            let coverage = UInt32(c)
-            var word: UInt32 = 0
-            for k in 0..<4 {
-                // (f·c·255 + b·(255² − fa·c)) / 255², rounded to nearest.
-                let numerator = fill[k] * coverage * 255 + back[k] * (65025 - fill[3] * coverage)
-                word |= min(255, (numerator + 32512) / 65025) << (8 * UInt32(k))
+        let fill = SIMD4<UInt32>(UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3))
+        let back = SIMD4<UInt32>(UInt32(b.0), UInt32(b.1), UInt32(b.2), UInt32(b.3))
+        return [UInt32](unsafeUninitializedCapacity: 256) { table, count in
+            for c in 0..<256 {
+                let coverage = UInt32(c)
+                // (f·c·255 + b·(255² − fa·c)) / 255², rounded to nearest, each channel.
+                let numerator = fill &* (coverage &* 255) &+ back &* (65025 &- fill[3] &* coverage)
+                let channel = (numerator &+ 32512) / 65025
+                table[c] = min(255, channel[0]) | min(255, channel[1]) << 8 | min(255, channel[2]) << 16 | min(255, channel[3]) << 24
             }
-            return word
+            count = 256
         }
     }
 
@@ -26,15 +26,16 @@ enum Composite {
         var image = try Image(width: width, height: height)
         image.pixels.withUnsafeMutableBytes { raw in
             let out = raw.bindMemory(to: UInt32.self)
-            let backgroundWord = lut[0]
-            for i in 0..<out.count { out[i] = backgroundWord }
-            mask.values.withUnsafeBufferPointer { m in
-                let x0 = max(0, left), x1 = min(width, left + mask.width)
-                let y0 = max(0, top), y1 = min(height, top + mask.height)
-                guard x0 < x1, y0 < y1 else { return }
-                for y in y0..<y1 {
-                    let src = (y - top) * mask.width - left, dst = y * width
-                    for x in x0..<x1 { out[dst + x] = lut[Int(m[src + x])] }
+            lut.withUnsafeBufferPointer { lut in
+                out.initialize(repeating: lut[0])
+                mask.values.withUnsafeBufferPointer { m in
+                    let x0 = max(0, left), x1 = min(width, left + mask.width)
+                    let y0 = max(0, top), y1 = min(height, top + mask.height)
+                    guard x0 < x1, y0 < y1, let table = lut.baseAddress else { return }
+                    for y in y0..<y1 {
+                        let src = (y - top) * mask.width - left, dst = y * width
+                        for x in x0..<x1 { out[dst + x] = table[Int(m[src + x])] }   // a UInt8 index: always in the table
+                    }
                 }
             }
         }

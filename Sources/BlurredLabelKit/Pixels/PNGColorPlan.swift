@@ -85,16 +85,22 @@ private struct GreySurvey: Sendable {
     private(set) var greyLevels = [Bool](repeating: false, count: 256)
 
     /// Looks at `image`'s pixels, stopping once they are known to be neither opaque nor grey.
+    /// (Locals and one pointer to the levels in the loop: no uniqueness or bounds check a pixel.)
     mutating func add(_ image: Image) {
         guard opaque || grey else { return }
-        image.pixels.withUnsafeBytes { raw in
-            for word in raw.bindMemory(to: UInt32.self) {
-                let r = word & 0xFF
-                if word >> 24 != 255 { opaque = false }
-                if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { grey = false } else { greyLevels[Int(r)] = true }
-                if !opaque && !grey { break }
+        var isOpaque = opaque, isGrey = grey
+        greyLevels.withUnsafeMutableBufferPointer { levels in
+            image.pixels.withUnsafeBytes { raw in
+                for word in raw.bindMemory(to: UInt32.self) {
+                    let r = word & 0xFF
+                    if word == r &* 0x01_0101 | 0xFF00_0000 { levels[Int(r)] = true; continue }   // opaque grey, the usual pixel
+                    if word >> 24 != 255 { isOpaque = false }
+                    if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { isGrey = false } else { levels[Int(r)] = true }
+                    if !isOpaque && !isGrey { break }
+                }
             }
         }
+        opaque = isOpaque; grey = isGrey
     }
 }
 
