@@ -39,7 +39,10 @@ let package = Package(
         ),
         .target(name: "GoldenImage", dependencies: ["BlurredLabelKit"]),
         .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit"]),
-        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI"]),
+        // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
+        // for them (a /proc/self/maps read) is not linked in.
+        .target(name: "CProcessArguments"),
+        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "CProcessArguments"]),
         .executableTarget(
             name: "blurlabel-bench",
             dependencies: ["BlurredLabelKit", "CReferencePNGFilter"],
