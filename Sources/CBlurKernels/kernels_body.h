@@ -81,7 +81,7 @@ static inline __attribute__((always_inline)) u8w pack_bytes(u16v a, u16v b) {
    The offset keeps every product off zero, so each truncation loses half a unit on average
    everywhere, empty areas included, and the biases make up for exactly that. */
 static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout *L, const bl_fixed_kernel *K, const int radius,
-                                                                const int ch, const uint8_t *row, int x0, int tw,
+                                                                const int ch, const int unrolled, const uint8_t *row, int x0, int tw,
                                                                 uint16_t *padded, uint16_t *out) {
     const int n = L->row_length, pad = radius * ch;
     uint16_t *p = padded + pad;
@@ -102,12 +102,22 @@ static inline __attribute__((always_inline)) void fixed_fir_row(const bl_layout 
     for (int j0 = 0; j0 < tw; j0 += FIXED_BLOCK) {
         u16v acc[FIXED_VECTORS];
         for (int v = 0; v < FIXED_VECTORS; v++) acc[v] = bias + mul_high(load_u16v(p + j0 + v * U16_LANES), centre);
-        for (int k = 1; k <= radius; k++) {
-            const uint16_t *left = p + j0 - k * ch, *right = p + j0 + k * ch;
-            const u16v wk = splat_u16v(K->horizontal[k]);
-            for (int v = 0; v < FIXED_VECTORS; v++)
-                acc[v] += mul_high(load_u16v(left + v * U16_LANES) + load_u16v(right + v * U16_LANES), wk);
+#define FIXED_ROW_TAP(k)                                                                          \
+        {                                                                                         \
+            const uint16_t *left = p + j0 - (k) * ch, *right = p + j0 + (k) * ch;                 \
+            const u16v wk = splat_u16v(K->horizontal[k]);                                         \
+            for (int v = 0; v < FIXED_VECTORS; v++)                                               \
+                acc[v] += mul_high(load_u16v(left + v * U16_LANES) + load_u16v(right + v * U16_LANES), wk); \
         }
+        if (unrolled) {
+            /* radius known: every tap inline, its weight in a register (the compiler keeps the
+               mask's radius-4 loop rolled otherwise) */
+#pragma unroll
+            for (int k = 1; k <= radius; k++) FIXED_ROW_TAP(k)
+        } else {
+            for (int k = 1; k <= radius; k++) FIXED_ROW_TAP(k)
+        }
+#undef FIXED_ROW_TAP
         for (int v = 0; v < FIXED_VECTORS; v++) store_u16v(out + j0 + v * U16_LANES, acc[v]);
     }
 }
@@ -157,44 +167,56 @@ static inline __attribute__((always_inline)) void fixed_vertical_row(const bl_fi
 /* The vertical pass for output rows y and y + 1 together: `rows[i]` is the filtered row
    y - radius + i (2r+2 of them). Each filtered row is loaded once for both outputs (row y pairs
    rows y-k and y+k, row y+1 pairs y+1-k and y+1+k), so the ring is read about half as often as
-   one row at a time; every sum is the same as `fixed_vertical_row`'s (integer adds). */
-static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const int radius,
+   one row at a time; every sum is the same as `fixed_vertical_row`'s (integer adds). `whole` is
+   K->vertical_centre_whole as a constant (one instruction and one register less per block). */
+static inline __attribute__((always_inline)) void fixed_vertical_pair_block(const bl_fixed_kernel *K, const int radius,
+                                                                            const int whole, const uint16_t *const *rows,
+                                                                            int j0, u8w *b0, u8w *b1) {
+    const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
+    u16v acc0[PAIR_VECTORS], acc1[PAIR_VECTORS], low[PAIR_VECTORS], high[PAIR_VECTORS];
+    for (int v = 0; v < PAIR_VECTORS; v++) {
+        u16v m0 = load_u16v(rows[radius] + j0 + v * U16_LANES), m1 = load_u16v(rows[radius + 1] + j0 + v * U16_LANES);
+        acc0[v] = whole ? bias + m0 + mul_high(m0, centre) : bias + mul_high(m0, centre);
+        acc1[v] = whole ? bias + m1 + mul_high(m1, centre) : bias + mul_high(m1, centre);
+        low[v] = m0;  /* row y + 1 - k for k = 1 */
+        high[v] = m1; /* row y + k for k = 1 */
+    }
+    for (int k = 1; k <= radius; k++) {
+        const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k + 1] + j0;
+        const u16v wk = splat_u16v(K->vertical[k]);
+        for (int v = 0; v < PAIR_VECTORS; v++) {
+            u16v below = load_u16v(a + v * U16_LANES), above = load_u16v(b + v * U16_LANES);
+            acc0[v] += mul_high(below + high[v], wk); /* rows y - k and y + k */
+            acc1[v] += mul_high(low[v] + above, wk);  /* rows y + 1 - k and y + 1 + k */
+            low[v] = below;
+            high[v] = above;
+        }
+    }
+    *b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8);
+    *b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
+}
+
+static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const int radius, const int whole,
                                                                       const uint16_t *const *rows, int tw, uint8_t *out0,
                                                                       uint8_t *out1, const uint8_t *next0, const uint8_t *next1) {
-    const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
-    const u16v whole = splat_u16v(K->vertical_centre_whole ? 0xFFFF : 0);
-    for (int j0 = 0; j0 < tw; j0 += PAIR_BLOCK) {
+    int j0 = 0;
+    for (; j0 + PAIR_BLOCK <= tw; j0 += PAIR_BLOCK) { /* whole blocks: full-width stores straight to the rows */
         if (j0 % 64 == 0) {
             if (next0) __builtin_prefetch(next0 + j0);
             if (next1) __builtin_prefetch(next1 + j0);
         }
-        u16v acc0[PAIR_VECTORS], acc1[PAIR_VECTORS], low[PAIR_VECTORS], high[PAIR_VECTORS];
-        for (int v = 0; v < PAIR_VECTORS; v++) {
-            u16v m0 = load_u16v(rows[radius] + j0 + v * U16_LANES), m1 = load_u16v(rows[radius + 1] + j0 + v * U16_LANES);
-            acc0[v] = bias + (m0 & whole) + mul_high(m0, centre);
-            acc1[v] = bias + (m1 & whole) + mul_high(m1, centre);
-            low[v] = m0;  /* row y + 1 - k for k = 1 */
-            high[v] = m1; /* row y + k for k = 1 */
-        }
-        for (int k = 1; k <= radius; k++) {
-            const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k + 1] + j0;
-            const u16v wk = splat_u16v(K->vertical[k]);
-            for (int v = 0; v < PAIR_VECTORS; v++) {
-                u16v below = load_u16v(a + v * U16_LANES), above = load_u16v(b + v * U16_LANES);
-                acc0[v] += mul_high(below + high[v], wk); /* rows y - k and y + k */
-                acc1[v] += mul_high(low[v] + above, wk);  /* rows y + 1 - k and y + 1 + k */
-                low[v] = below;
-                high[v] = above;
-            }
-        }
-        const u8w b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8), b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
-        if (tw - j0 >= PAIR_BLOCK) { /* constant sizes: full-width stores */
-            memcpy(out0 + j0, &b0, sizeof b0);
-            memcpy(out1 + j0, &b1, sizeof b1);
-        } else {
-            memcpy(out0 + j0, &b0, (size_t)(tw - j0));
-            memcpy(out1 + j0, &b1, (size_t)(tw - j0));
-        }
+        u8w b0, b1;
+        fixed_vertical_pair_block(K, radius, whole, rows, j0, &b0, &b1);
+        memcpy(out0 + j0, &b0, sizeof b0);
+        memcpy(out1 + j0, &b1, sizeof b1);
+    }
+    if (j0 < tw) { /* the tile's last samples (the filtered rows hold a whole block there) */
+        if (next0) __builtin_prefetch(next0 + j0);
+        if (next1) __builtin_prefetch(next1 + j0);
+        u8w b0, b1;
+        fixed_vertical_pair_block(K, radius, whole, rows, j0, &b0, &b1);
+        memcpy(out0 + j0, &b0, (size_t)(tw - j0));
+        memcpy(out1 + j0, &b1, (size_t)(tw - j0));
     }
 }
 
@@ -203,7 +225,8 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_f
    a time (`fixed_vertical_pair`), a last odd one alone. Integer sums: the bytes do not depend on
    the tiling, the pairing or the rows a thread is given. */
 static inline __attribute__((always_inline)) void fixed_fir_rows_body(const bl_layout *L, const bl_fixed_kernel *K,
-                                                                      const int radius, const int ch, const uint8_t *source,
+                                                                      const int radius, const int ch, const int unrolled,
+                                                                      const uint8_t *source,
                                                                       uint8_t *destination, int row_begin, int row_end) {
     const int h = L->height, n = L->row_length;
     const int tile = K->tile_samples > 0 && K->tile_samples < n ? K->tile_samples : n;
@@ -229,7 +252,7 @@ static inline __attribute__((always_inline)) void fixed_fir_rows_body(const bl_l
             int first = y - radius > filtered_up_to + 1 ? y - radius : filtered_up_to + 1;
             for (int k = first; k <= last; k++) {
                 if (k < 0 || k >= h) continue;
-                fixed_fir_row(L, K, radius, ch, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
+                fixed_fir_row(L, K, radius, ch, unrolled, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
             }
             filtered_up_to = last;
             for (int k = -radius; k <= radius + count - 1; k++) {
@@ -241,7 +264,10 @@ static inline __attribute__((always_inline)) void fixed_fir_rows_body(const bl_l
             const uint8_t *next0 = last + 1 < h ? source + (size_t)(last + 1) * n + x0 : 0;
             const uint8_t *next1 = last + 2 < h ? source + (size_t)(last + 2) * n + x0 : 0;
             uint8_t *out = destination + (size_t)y * n + x0;
-            if (count == 2) fixed_vertical_pair(K, radius, rows, tw, out, out + n, next0, next1);
+            if (count == 2) {
+                if (K->vertical_centre_whole) fixed_vertical_pair(K, radius, 1, rows, tw, out, out + n, next0, next1);
+                else fixed_vertical_pair(K, radius, 0, rows, tw, out, out + n, next0, next1);
+            }
             else fixed_vertical_row(K, radius, rows, tw, out, next0);
         }
     }
@@ -255,12 +281,12 @@ static void BL_VARIANT(fixed_fir_rows)(const bl_layout *L, const bl_fixed_kernel
                                        const uint8_t *source, uint8_t *destination, int row_begin, int row_end) {
 #define FIXED_CASE(R)                                                                                 \
     case R:                                                                                          \
-        if (L->channels == 4) fixed_fir_rows_body(L, K, R, 4, source, destination, row_begin, row_end); \
-        else fixed_fir_rows_body(L, K, R, 1, source, destination, row_begin, row_end);                 \
+        if (L->channels == 4) fixed_fir_rows_body(L, K, R, 4, 1, source, destination, row_begin, row_end); \
+        else fixed_fir_rows_body(L, K, R, 1, 1, source, destination, row_begin, row_end);                 \
         return;
     switch (K->radius) {
     FIXED_CASE(1) FIXED_CASE(2) FIXED_CASE(3) FIXED_CASE(4)
-    default: fixed_fir_rows_body(L, K, K->radius, L->channels, source, destination, row_begin, row_end);
+    default: fixed_fir_rows_body(L, K, K->radius, L->channels, 0, source, destination, row_begin, row_end);
     }
 #undef FIXED_CASE
 }

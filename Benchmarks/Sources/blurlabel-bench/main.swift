@@ -52,7 +52,7 @@ case "blur":
     }
     for sigma in sigmas {
         let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
-        for kind in ["rgba", "mask"] {
+        for kind in (ProcessInfo.processInfo.environment["BENCH_KINDS"] ?? "rgba,mask").split(separator: ",").map(String.init) {
             var best = Double.infinity
             var output: [UInt8] = []
             for _ in 0..<repeats {
