@@ -170,7 +170,7 @@ static inline __attribute__((always_inline)) void fixed_vertical_row(const bl_fi
    one row at a time; every sum is the same as `fixed_vertical_row`'s (integer adds). `whole` is
    K->vertical_centre_whole as a constant (one instruction and one register less per block). */
 static inline __attribute__((always_inline)) void fixed_vertical_pair_block(const bl_fixed_kernel *K, const int radius,
-                                                                            const int whole, const uint16_t *const *rows,
+                                                                            const int unrolled, const int whole, const uint16_t *const *rows,
                                                                             int j0, u8w *b0, u8w *b1) {
     const u16v bias = splat_u16v(K->vertical_bias), centre = splat_u16v(K->vertical[0]);
     u16v acc0[PAIR_VECTORS], acc1[PAIR_VECTORS], low[PAIR_VECTORS], high[PAIR_VECTORS];
@@ -181,22 +181,31 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair_block(cons
         low[v] = m0;  /* row y + 1 - k for k = 1 */
         high[v] = m1; /* row y + k for k = 1 */
     }
-    for (int k = 1; k <= radius; k++) {
-        const uint16_t *a = rows[radius - k] + j0, *b = rows[radius + k + 1] + j0;
-        const u16v wk = splat_u16v(K->vertical[k]);
-        for (int v = 0; v < PAIR_VECTORS; v++) {
-            u16v below = load_u16v(a + v * U16_LANES), above = load_u16v(b + v * U16_LANES);
-            acc0[v] += mul_high(below + high[v], wk); /* rows y - k and y + k */
-            acc1[v] += mul_high(low[v] + above, wk);  /* rows y + 1 - k and y + 1 + k */
-            low[v] = below;
-            high[v] = above;
-        }
+#define PAIR_TAP(k)                                                                               \
+    {                                                                                             \
+        const uint16_t *a = rows[radius - (k)] + j0, *b = rows[radius + (k) + 1] + j0;            \
+        const u16v wk = splat_u16v(K->vertical[k]);                                               \
+        for (int v = 0; v < PAIR_VECTORS; v++) {                                                  \
+            u16v below = load_u16v(a + v * U16_LANES), above = load_u16v(b + v * U16_LANES);      \
+            acc0[v] += mul_high(below + high[v], wk); /* rows y - k and y + k */                  \
+            acc1[v] += mul_high(low[v] + above, wk);  /* rows y + 1 - k and y + 1 + k */          \
+            low[v] = below;                                                                       \
+            high[v] = above;                                                                      \
+        }                                                                                         \
     }
+    if (unrolled) {
+#pragma unroll
+        for (int k = 1; k <= radius; k++) PAIR_TAP(k)
+    } else { /* two taps a trip: the rows carried from one tap to the next stay in place */
+#pragma clang loop unroll_count(2)
+        for (int k = 1; k <= radius; k++) PAIR_TAP(k)
+    }
+#undef PAIR_TAP
     *b0 = pack_bytes(acc0[0] >> 8, acc0[1] >> 8);
     *b1 = pack_bytes(acc1[0] >> 8, acc1[1] >> 8);
 }
 
-static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const int radius, const int whole,
+static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const int radius, const int unrolled, const int whole,
                                                                       const uint16_t *const *rows, int tw, uint8_t *out0,
                                                                       uint8_t *out1, const uint8_t *next0, const uint8_t *next1) {
     int j0 = 0;
@@ -206,7 +215,7 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_f
             if (next1) __builtin_prefetch(next1 + j0);
         }
         u8w b0, b1;
-        fixed_vertical_pair_block(K, radius, whole, rows, j0, &b0, &b1);
+        fixed_vertical_pair_block(K, radius, unrolled, whole, rows, j0, &b0, &b1);
         memcpy(out0 + j0, &b0, sizeof b0);
         memcpy(out1 + j0, &b1, sizeof b1);
     }
@@ -214,7 +223,7 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_f
         if (next0) __builtin_prefetch(next0 + j0);
         if (next1) __builtin_prefetch(next1 + j0);
         u8w b0, b1;
-        fixed_vertical_pair_block(K, radius, whole, rows, j0, &b0, &b1);
+        fixed_vertical_pair_block(K, radius, unrolled, whole, rows, j0, &b0, &b1);
         memcpy(out0 + j0, &b0, (size_t)(tw - j0));
         memcpy(out1 + j0, &b1, (size_t)(tw - j0));
     }
@@ -255,18 +264,26 @@ static inline __attribute__((always_inline)) void fixed_fir_rows_body(const bl_l
                 fixed_fir_row(L, K, radius, ch, unrolled, source + (size_t)k * n, x0, tw, padded, ring + (size_t)(k % slots) * stride);
             }
             filtered_up_to = last;
-            for (int k = -radius; k <= radius + count - 1; k++) {
-                int r = y + k;
-                if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
-                rows[k + radius] = (r < 0 || r >= h) ? outside : ring + (size_t)(r % slots) * stride;
+            if (y - radius >= 0 && last < h) { /* inside the picture: consecutive slots, one division */
+                int slot = (y - radius) % slots;
+                for (int i = 0; i < 2 * radius + count; i++) {
+                    rows[i] = ring + (size_t)slot * stride;
+                    slot = slot + 1 == slots ? 0 : slot + 1;
+                }
+            } else {
+                for (int k = -radius; k <= radius + count - 1; k++) {
+                    int r = y + k;
+                    if (L->clamp) r = r < 0 ? 0 : (r >= h ? h - 1 : r);
+                    rows[k + radius] = (r < 0 || r >= h) ? outside : ring + (size_t)(r % slots) * stride;
+                }
             }
             /* The source rows the next step will filter first: fetched while this one is computed. */
             const uint8_t *next0 = last + 1 < h ? source + (size_t)(last + 1) * n + x0 : 0;
             const uint8_t *next1 = last + 2 < h ? source + (size_t)(last + 2) * n + x0 : 0;
             uint8_t *out = destination + (size_t)y * n + x0;
             if (count == 2) {
-                if (K->vertical_centre_whole) fixed_vertical_pair(K, radius, 1, rows, tw, out, out + n, next0, next1);
-                else fixed_vertical_pair(K, radius, 0, rows, tw, out, out + n, next0, next1);
+                if (K->vertical_centre_whole) fixed_vertical_pair(K, radius, unrolled, 1, rows, tw, out, out + n, next0, next1);
+                else fixed_vertical_pair(K, radius, unrolled, 0, rows, tw, out, out + n, next0, next1);
             }
             else fixed_vertical_row(K, radius, rows, tw, out, next0);
         }
