@@ -1,0 +1,62 @@
+import Testing
+@testable import BlurredLabelKit
+
+/// The small-σ FIR's bytes, pinned. The clone tests compare every CPU variant with the baseline,
+/// which runs the same source: a change to that source that moved a byte would move it in every
+/// variant alike and pass them. These hashes were taken from the kernels before their loops were
+/// restructured (unrolled taps, the centre's whole part as a constant, full blocks stored
+/// straight to the rows, consecutive ring slots), so any speed-up must keep them.
+@Suite("Small-σ FIR bytes")
+struct FixedFIRBytesTests {
+    /// 64-bit FNV-1a.
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// σ 0.25 and 0.5 (centre weight at least one half: its whole part added), 0.7 to 1.2
+    /// (radius 3 and 4, compiled with the radius known), 2.5 and 8.99 (the general loop, an odd
+    /// radius and the largest); widths whose rows end inside a block (203 and 4 × 203 samples),
+    /// an odd height, cut into chunks of odd and even row counts for 2 and 3 threads (the hash
+    /// must not depend on the thread count either).
+    static let expected: [String: UInt64] = [
+        "0.25 clamp rgba": 0xfd7bf48a51c38e4a, "0.25 clamp mask": 0xb41e6f8d6a84f8b0,
+        "0.25 transparent rgba": 0xfd7bf48a51c38e4a, "0.25 transparent mask": 0xb41e6f8d6a84f8b0,
+        "0.5 clamp rgba": 0x18c1393b37773477, "0.5 clamp mask": 0xbbe7402c3a937b8e,
+        "0.5 transparent rgba": 0x9ebc5929745f3ad3, "0.5 transparent mask": 0x468e187cafd35c0d,
+        "0.7 clamp rgba": 0x587ef8c76bc9c850, "0.7 clamp mask": 0x62e331db609813d1,
+        "0.7 transparent rgba": 0xefc5905182c1e23a, "0.7 transparent mask": 0xb9a41bc8b240b772,
+        "1.0 clamp rgba": 0x62160d56377fb176, "1.0 clamp mask": 0x489e222072ad197e,
+        "1.0 transparent rgba": 0x412fc697e0168468, "1.0 transparent mask": 0xe21b4e7cba1a410f,
+        "1.2 clamp rgba": 0x13d3b93ef1b9928, "1.2 clamp mask": 0xbb4e87002a07ae1c,
+        "1.2 transparent rgba": 0x94f03b0730974d98, "1.2 transparent mask": 0xab5175915462cfca,
+        "2.5 clamp rgba": 0x2eae5d4ffc169711, "2.5 clamp mask": 0x5e3fde379d00ee92,
+        "2.5 transparent rgba": 0xfb2c43572d8c5e20, "2.5 transparent mask": 0x8c6e214531ef3c38,
+        "8.99 clamp rgba": 0x1e468cb9c77e5237, "8.99 clamp mask": 0x3379dae06f474874,
+        "8.99 transparent rgba": 0x120e35bdddc0dc4b, "8.99 transparent mask": 0x13144b98aca08bf0,
+    ]
+
+    @Test("the bytes of every small-σ shape are those of the kernels before their restructuring",
+          arguments: [0.25, 0.5, 0.7, 1, 1.2, 2.5, 8.99])
+    func pinned(sigma: Double) throws {
+        var random = TestRandom(state: 41)
+        let width = 203, height = 651 // the mask is split between threads from 2 × 65,536 samples on
+        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
+            let a = random.next() | 1
+            return [random.next() % a, random.next() % a, random.next() % a, a]
+        }
+        let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+        let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 9))
+        for edges in [BlurEdges.clamp, .transparent] {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            for threads in [1, 2, 3] {
+                let rgba = Self.hash(blur.apply(to: image, threads: threads).pixels)
+                let coverage = Self.hash(blur.apply(to: mask, threads: threads).values)
+                let key = "\(sigma) \(edges)"
+                #expect(rgba == Self.expected["\(key) rgba"], "RGBA σ \(sigma) \(edges), \(threads) threads")
+                #expect(coverage == Self.expected["\(key) mask"], "mask σ \(sigma) \(edges), \(threads) threads")
+            }
+        }
+    }
+}
