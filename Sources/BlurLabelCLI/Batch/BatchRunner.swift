@@ -1,5 +1,4 @@
 import BlurredLabelKit
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +49,7 @@ final class BatchRunner: Sendable {
     func run() -> Int32 {
         let tallies = LockedValue([Tally]())
         let started = Stopwatch()
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+        concurrentPerform(jobs) { _ in
             let mine = work()
             tallies.withLock { $0.append(mine) }
         }

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Runs `body` over `0..<count` split into contiguous ranges, one per worker. Each item is
 /// computed the same way whatever the split, so results never depend on the thread count.
 func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
@@ -8,7 +6,7 @@ func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -
         if count > 0 { body(0..<count) }
         return
     }
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+    concurrentPerform(workers) { worker in
         let start = count * worker / workers, end = count * (worker + 1) / workers
         if start < end { body(start..<end) }
     }
@@ -29,7 +27,7 @@ func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @
     let fitting = count / max(1, minimumChunk)
     let chunks = max(workers, min(8 * workers, fitting) / workers * workers)
     let next = LockedValue(0)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+    concurrentPerform(workers) { _ in
         while true {
             let chunk = next.withLock { index -> Int in
                 defer { index += 1 }
@@ -54,7 +52,7 @@ func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ transform: @Sendable
     let workers = max(1, min(threads, count))
     if workers == 1 { return (0..<count).map(transform) }
     let finished = LockedValue([[T]](repeating: [], count: workers))
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+    concurrentPerform(workers) { worker in
         let start = count * worker / workers, end = count * (worker + 1) / workers
         let mine = (start..<end).map(transform)
         finished.withLock { $0[worker] = mine }
