@@ -42,7 +42,8 @@ case "blur":
     let sigmas = (args.count > 2 ? args[2] : "1,2.5,8,20,50").split(separator: ",").map { Double($0)! }
     let repeats = Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!
     let outDir = args.count > 3 ? args[3] : nil
-    // BENCH_THREADS: worker threads per blur (default: every core); BLURLABEL_ISA forces a CPU variant.
+    // BENCH_THREADS: worker threads per blur (default: every core); BLURLABEL_ISA forces a CPU variant;
+    // BENCH_KINDS: the pictures to blur (default rgba,mask), e.g. one alone under valgrind.
     let threads = Int(ProcessInfo.processInfo.environment["BENCH_THREADS"] ?? "") ?? defaultThreadCount
     let rgba = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
     let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
