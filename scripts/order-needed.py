@@ -9,8 +9,9 @@ FreeType's for their own exported functions) first missed in up to eight tables.
 (libc, HarfBuzz, libpng, FreeType, libm, zlib, then the rest as they were) finds most at once:
 0.20 M fewer instructions a start (Benchmarks/run-oneshot; `LD_DEBUG=bindings` shows who binds
 to whom). Only the order of the DT_NEEDED entries changes (a permutation in place); which
-libraries load, and which definition each symbol gets, stays the same, since no two of them
-define one name. SwiftPM gives no way to order the libraries its autolink file names, hence
+libraries load stays the same, and so does the definition each symbol gets: no two of them define
+one name, except libc and libm, which both export glibc's exact bit-level helpers (copysign,
+frexp, ldexp, modf, scalbn, finite, signbit: the same code, so the same results). SwiftPM gives no way to order the libraries its autolink file names, hence
 this step after the link.
   scripts/order-needed.py EXECUTABLE
 """
