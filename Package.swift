@@ -33,26 +33,30 @@ let package = Package(
         .target(name: "CThreadSanitizer"),
         // The default fonts, embedded with .incbin from the top-level Fonts/ folder.
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
+        // The engine: labels, blur, text, PNG, redaction, comparison. No Swift Concurrency, so the
+        // command-line tool, which links only this, starts without its runtime and libdispatch.
         .target(
-            name: "BlurredLabelKit",
+            name: "BlurredLabelCore",
             dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson"]
         ),
-        .target(name: "GoldenImage", dependencies: ["BlurredLabelKit"]),
-        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelKit"]),
+        // The library: the engine re-exported, plus the `BlurLevels` actor.
+        .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),
+        .target(name: "GoldenImage", dependencies: ["BlurredLabelCore"]),
+        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelCore"]),
         // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),
         .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "CProcessArguments"]),
         .executableTarget(
             name: "blurlabel-bench",
-            dependencies: ["BlurredLabelKit", "CReferencePNGFilter"],
+            dependencies: ["BlurredLabelCore", "CReferencePNGFilter"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "GoldenImage"],
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI"]),
+        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
     ]
 )

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// libFuzzer target: PNG decoding. Every chunk's CRC is recomputed first (mutations would
 /// otherwise almost all stop at the CRC check), and whatever decodes must survive a round trip

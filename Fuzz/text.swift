@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// libFuzzer target: text layout and rasterization. The first bytes choose the options, the
 /// rest (as UTF-8, repaired) is the text.

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// `blurlabel animate TEXT --steps N --max-radius R -o OUT.png`: the blur stepping from sharp to
 /// full as an animated PNG, or as numbered PNGs with `--frames DIR`. Frames are made a few at a
@@ -68,7 +68,7 @@ enum AnimateCommand {
         }
         let request = try Request(arguments)
         if let warning = secureFormatWarning(request.style) { output.standardError("blurlabel animate: \(warning)\n") }
-        let plan = try BlurLevels.Plan(text: request.text, style: request.style, maxRadius: request.maxRadius, steps: request.steps)
+        let plan = try BlurLevelPlan(text: request.text, style: request.style, maxRadius: request.maxRadius, steps: request.steps)
         let framePixels = plan.width * plan.height
         guard framePixels.multipliedReportingOverflow(by: request.order.count).partialValue <= Limits.maximumAnimationPixels,
               framePixels <= Limits.maximumPixels else {
@@ -103,7 +103,7 @@ enum AnimateCommand {
     }
 
     /// Makes the levels `order` names, in that order, one per core at a time, and hands each to `body`.
-    static func forEachFrame(_ order: [Int], plan: BlurLevels.Plan, _ body: (Image) throws -> Void) throws {
+    static func forEachFrame(_ order: [Int], plan: BlurLevelPlan, _ body: (Image) throws -> Void) throws {
         let window = max(1, defaultThreadCount)
         var start = 0
         while start < order.count {

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// `blurlabel blur IN.png --radius SIGMA -o OUT.png`: a Gaussian blur of a whole image.
 enum BlurCommand {

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Glibc
 
 /// The `blurlabel` command: subcommand dispatch, `--help`, `--version`, and the exit-code

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// Options several commands share: declared once, read once.
 enum CommonOptions {

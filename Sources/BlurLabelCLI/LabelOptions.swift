@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// The label options shared by `render`, `animate` and `batch` manifests: one table, one parser.
 enum LabelOptions {

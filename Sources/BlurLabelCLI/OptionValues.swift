@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// One option's value as it was given: text (a command line's word or a manifest string), a
 /// number (a manifest number stays a number), a flag, or a list. Parsed once from the command

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Glibc
 
 /// `blurlabel redact IN.png --rect X,Y,W,H[:MODE] ... -o OUT.png`: obscure rectangles of an image.

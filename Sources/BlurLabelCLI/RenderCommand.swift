@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// `blurlabel render TEXT -o OUT.png [label options]`: one label, blurred unless `--radius 0`.
 enum RenderCommand {

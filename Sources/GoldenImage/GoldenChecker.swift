@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import FoundationEssentials
 
 /// The test that made a golden comparison, for the report and the command that re-records it.

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import FoundationEssentials
 import Testing
 import XCTest

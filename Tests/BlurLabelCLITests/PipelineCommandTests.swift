@@ -1,3 +1,4 @@
+import BlurredLabelCore
 import BlurredLabelKit
 import Foundation
 import Synchronization

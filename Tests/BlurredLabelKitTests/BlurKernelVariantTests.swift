@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// Every CPU variant of the blur kernels must give the baseline's bytes. A variant this CPU lacks
 /// cannot run here: its test is skipped, with the reason shown in the test output.

@@ -1,7 +1,8 @@
 import Foundation
 import GoldenImage
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
+import BlurredLabelKit
 
 /// Splits an APNG back into ordinary PNG files, one per frame, for checking what was written.
 func apngFrames(_ file: [UInt8]) throws -> (frames: [[UInt8]], delays: [Double], declared: Int) {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 @Suite("Errors in words")
 struct ErrorTextTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// fontconfig is opened at run time (Text/Fontconfig.swift): each way that can fail says why,
 /// and the real library loads with every function.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// The package's own replacements for full Foundation's string helpers (so the shipped binary
 /// links only FoundationEssentials) give what Foundation gives, checked against Foundation here.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// The float64 reference: a sampled Gaussian over ±ceil(6σ) (12σ of support), normalized,
 /// applied separably to one channel; outside is the edge (clamp) or zero (transparent).

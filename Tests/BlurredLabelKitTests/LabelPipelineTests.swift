@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
+import BlurredLabelKit
+import BlurredLabelKit
 
 @Suite("Label pipeline")
 struct LabelPipelineTests {

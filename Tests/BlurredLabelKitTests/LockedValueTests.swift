@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// The kind of file system object at `path` (S_IFREG, S_IFIFO, ...), without following a link.
 private func kind(_ path: String) -> mode_t {

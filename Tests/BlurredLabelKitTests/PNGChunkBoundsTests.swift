@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// Chunk lengths are checked against what the input can still hold before anything is allocated.
 @Suite("PNG chunk lengths and image sizes are checked against the input")

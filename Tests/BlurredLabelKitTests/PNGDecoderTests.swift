@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 @Suite("PNG decoding")
 struct PNGDecoderTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 @Suite("PNG encoding")
 struct PNGEncoderTests {

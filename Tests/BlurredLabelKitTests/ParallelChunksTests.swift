@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// `parallelChunks` (Blur/Parallel.swift): every item exactly once, in contiguous chunks sized as
 /// documented, whatever the thread count.

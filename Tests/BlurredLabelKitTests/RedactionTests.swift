@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// A screenshot-like picture: bars, text-like strokes and noise.
 func screenshot(width: Int = 120, height: Int = 80, grey: Bool = false, seed: UInt64 = 5) throws -> Image {

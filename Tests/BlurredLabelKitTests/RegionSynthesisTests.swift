@@ -1,5 +1,5 @@
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// The secure fill's rule written the direct way (each pixel scans its row and column for the
 /// nearest pixels outside the secrets): slow, and obviously the rule. The linear version must

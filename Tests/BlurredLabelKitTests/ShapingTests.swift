@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// One line of the shaping corpus with what hb-shape produced for it.
 struct ShapingCase: CustomStringConvertible, Sendable {

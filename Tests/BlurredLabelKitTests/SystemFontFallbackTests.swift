@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
+import BlurredLabelKit
 
 /// The Debian fonts scripts/ensure-deps installs for these tests.
 enum SystemTestFonts {

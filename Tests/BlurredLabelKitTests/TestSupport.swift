@@ -1,5 +1,5 @@
 import Foundation
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// Paths and helpers shared by the kit's tests.
 enum Fixtures {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 @Suite("Worker pool (concurrentPerform without libdispatch)")
 struct WorkerPoolTests {

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Foundation
 
 /// The candidate-matching attack on blurred prices: the attacker knows the code, the fonts, the

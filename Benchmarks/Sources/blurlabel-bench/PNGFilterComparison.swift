@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import BlurredLabelKit
+@_spi(Benchmarks) import BlurredLabelCore
 import CReferencePNGFilter
 import Foundation
 

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Foundation
 
 /// The small-σ fixed-point FIR (Sources/CBlurKernels/kernels_body.h, `fixed_fir_rows`) written in
@@ -11,7 +11,7 @@ struct SwiftFixedFIR {
     var horizontal: [UInt16], vertical: [UInt16]
     let horizontalBias: UInt16, verticalBias: UInt16, verticalCentreWhole: Bool
 
-    /// The same weights as `FIRKernel.fixedPoint` (Sources/BlurredLabelKit/Blur/BlurPlan.swift).
+    /// The same weights as `FIRKernel.fixedPoint` (Sources/BlurredLabelCore/Blur/BlurPlan.swift).
     init(sigma: Double) {
         radius = max(1, Int((3.5 * sigma).rounded(.up)))
         let raw = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }

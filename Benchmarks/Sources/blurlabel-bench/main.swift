@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Foundation
 
 /// Benchmark driver. `blur` times the Gaussian blur on a 2048² test picture and writes what it

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc

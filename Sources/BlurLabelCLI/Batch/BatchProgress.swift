@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -173,19 +173,9 @@ final class BatchRunner: Sendable {
         }
         if !ready.isEmpty { output.standardOutput(ready) }
     }
+
+    /// `text` as a JSON string, quotes and escapes included (jansson's writer).
     static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20: out += cFormat("\\u%04x", s.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        String(decoding: JSONValue.string(text).serialized(), as: UTF8.self)
     }
 }

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 
 /// One manifest line: `text`, `output` (a file name under the output folder) and any option
 /// `render` takes, by the same names (`size`, `radius`, `color`, `secure`...).

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Synchronization
 
 /// The pass over a manifest file before anything is rendered: how many lines this shard has,

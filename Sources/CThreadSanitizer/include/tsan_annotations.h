@@ -3,7 +3,7 @@
 /* Tells ThreadSanitizer about a lock it cannot see: Swift's `Mutex` (Synchronization) waits in
    the kernel (a futex) from libswiftSynchronization, which is not instrumented, so when two
    threads contend TSan sees neither the release nor the acquire and reports the state the mutex
-   guards as a data race. `LockedValue` (BlurredLabelKit/Concurrency) calls these around every
+   guards as a data race. `LockedValue` (BlurredLabelCore/Concurrency) calls these around every
    critical section, with the address of the lock object as the mutex's identity.
 
    They forward to TSan's mutex annotation interface (sanitizer/tsan_interface.h) only when this

@@ -5,8 +5,8 @@ import Glibc
 /// Whether two paths name the same file: the same device and inode when both exist, otherwise
 /// the same absolute path once `.`, `..` and the symbolic links of the existing folders are
 /// resolved (so `out/../a.png` and `a.png` are one output before either is written).
-public enum SameFile {
-    public static func check(_ a: String, _ b: String) -> Bool {
+package enum SameFile {
+    package static func check(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
         return resolved(a) == resolved(b)
@@ -14,7 +14,7 @@ public enum SameFile {
 
     /// The path made absolute and normalised: the longest existing folder prefix through
     /// `realpath` (links resolved), the rest by name.
-    public static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         var components = lexical(absolute(path))
         var tail: [String] = []
         while !components.isEmpty {

@@ -2,7 +2,7 @@ import CJansson
 
 /// A JSON value, read and written by jansson (strict RFC 8259: UTF-8 only, no comments, no NaN,
 /// duplicate keys rejected). Every number is a `Double`, as JavaScript reads them.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -13,7 +13,7 @@ public enum JSONValue: Sendable, Equatable {
     /// Parses one JSON text. `topLevelObject` (the default) accepts only an object, as manifest
     /// lines and report entries are. The error gives the kind of problem and its position, never
     /// the text itself (a line may carry a secret).
-    public init(parsing bytes: [UInt8], topLevelObject: Bool = true) throws(JSONError) {
+    package init(parsing bytes: [UInt8], topLevelObject: Bool = true) throws(JSONError) {
         var error = json_error_t()
         let flags = Int(JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL
             | (topLevelObject ? 0 : JSON_DECODE_ANY))
@@ -32,7 +32,7 @@ public enum JSONValue: Sendable, Equatable {
     /// The text: object keys sorted, no spaces, so the same value always gives the same bytes.
     /// Whole numbers of magnitude below 2^53 are written without a fraction (`3`, not `3.0`);
     /// others with the shortest form that reads back to the same `Double`.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         guard let root = Self.node(for: self) else { return Array("null".utf8) }
         defer { json_decref(root) }
         let flags = Int(JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) | Self.realPrecision17
@@ -45,7 +45,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The value under `key` of an object (nil for a missing key or a non-object).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case let .object(fields) = self { return fields[key] }
         return nil
     }
@@ -122,8 +122,8 @@ public enum JSONValue: Sendable, Equatable {
 
 /// A JSON text that could not be read: what kind of problem, and where (not the text: it may be
 /// a secret).
-public struct JSONError: Error, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct JSONError: Error, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// Not JSON: a syntax error, invalid UTF-8, a number out of range, or text cut short.
         case syntax
         /// An object names one key twice.
@@ -132,12 +132,12 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
         case notAnObject
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// 1-based line and column of the problem, as jansson counts them (0 when it gave none).
-    public let line: Int
-    public let column: Int
+    package let line: Int
+    package let column: Int
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .syntax: "invalid JSON at line \(line), column \(column)"
         case .duplicateKey: "a key appears twice in one JSON object (line \(line), column \(column))"

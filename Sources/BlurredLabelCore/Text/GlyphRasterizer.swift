@@ -94,10 +94,13 @@ enum GlyphRasterizer {
 /// simple and enough for labels). Each thread gets its own on first use and keeps it until it
 /// ends, so batch workers never share a face, a cache or a lock.
 final class GlyphWorkspace {
-    private let library: FT_Library?
+    /// The workspace's FreeType library, started when a face is first opened here (a font's
+    /// spare face, which comes with its own library, needs none).
+    private var library: FT_Library?
     /// The faces opened so far (at most `faceLimit`, searched in order: a label uses one or two),
-    /// each with its font, which keeps the bytes the face reads alive as long as the face.
-    private var faces: [(font: Font, face: FT_Face)] = []
+    /// each with its font, which keeps the bytes the face reads alive as long as the face, and
+    /// the library of its own when it was the font's spare.
+    private var faces: [(font: Font, face: FT_Face, ownLibrary: FT_Library?)] = []
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
     /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form),
     /// bounded by entries and by bytes: one emoji at 2000 px is 25 MB.
@@ -108,15 +111,19 @@ final class GlyphWorkspace {
     private static let colorCacheByteLimit = 64 << 20
     private static let faceLimit = 64
 
-    init() {
-        var library: FT_Library?
-        library = FT_Init_FreeType(&library) == 0 ? library : nil
-        self.library = library
-    }
+    init() {}
 
     deinit {
-        for open in faces { FT_Done_Face(open.face) }
+        closeFaces()
         if let library { FT_Done_FreeType(library) }
+    }
+
+    private func closeFaces() {
+        for open in faces {
+            FT_Done_Face(open.face)
+            if let own = open.ownLibrary { FT_Done_FreeType(own) }
+        }
+        faces.removeAll()
     }
 
     /// The calling thread's workspace.
@@ -155,17 +162,24 @@ final class GlyphWorkspace {
     /// This thread's face for `font`, opened on first use.
     func face(for font: Font) -> FT_Face? {
         if let open = faces.first(where: { $0.font.identity == font.identity }) { return open.face }
-        guard let library else { return nil }
         if faces.count >= Self.faceLimit {
-            for open in faces { FT_Done_Face(open.face) }
-            faces.removeAll()
+            closeFaces()
             cache.removeAll()
             colorCache.removeAll()
             colorCacheBytes = 0
         }
+        if let spare = font.takeSpareFace() {
+            faces.append((font, spare.face, spare.library))
+            return spare.face
+        }
+        if library == nil {
+            var started: FT_Library?
+            library = FT_Init_FreeType(&started) == 0 ? started : nil
+        }
+        guard let library else { return nil }
         // The font opened once already (when it was made), so this cannot fail but for memory.
         guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name) else { return nil }
-        faces.append((font, face))
+        faces.append((font, face, nil))
         return face
     }
 }

@@ -4,10 +4,10 @@ import Glibc
 
 /// The few folder operations the package needs, on plain paths, straight over the C library
 /// (the shipped binary links no Foundation: README, "One label per process").
-public enum Folders {
+package enum Folders {
     /// Makes the folder at `path` and any missing parents, as `mkdir -p` does; nothing happens
     /// when it exists. A file (or a link to one) in the way is an error naming that component.
-    public static func create(_ path: String) throws {
+    package static func create(_ path: String) throws {
         guard !path.isEmpty else { throw FileError.cannotWrite(path: path, reason: "empty folder name") }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -20,19 +20,19 @@ public enum Folders {
     }
 
     /// True when `path` names something (a link is followed).
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// True when `path` is a folder (a link to one counts).
-    public static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The names in a folder (without `.` and `..`), sorted by their bytes; nil when it cannot be read.
-    public static func names(in path: String) -> [String]? {
+    package static func names(in path: String) -> [String]? {
         guard let folder = opendir(path) else { return nil }
         defer { closedir(folder) }
         var names: [String] = []
@@ -47,12 +47,12 @@ public enum Folders {
 
     /// Removes a file (not a folder); true when it was there and is gone.
     @discardableResult
-    public static func removeFile(_ path: String) -> Bool {
+    package static func removeFile(_ path: String) -> Bool {
         unlink(path) == 0
     }
 
     /// `folder` and `name` joined by one slash.
-    public static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }
