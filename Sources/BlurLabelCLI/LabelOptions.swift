@@ -105,7 +105,6 @@ enum LabelOptions {
     }
 }
 
-
 /// The secure-mode warning when the decoy's format is read off the text itself.
 func secureFormatWarning(_ style: LabelStyle) -> String? {
     guard let secure = style.secure, secure.format == nil else { return nil }

@@ -38,12 +38,8 @@ struct ManifestLine {
             case let .string(string): options[key] = .text(string)
             case let .number(number): options[key] = .number(number)
             case let .bool(flag): options[key] = .flag(flag)
-            case let .array(items):
-                var list: [String] = []
-                for item in items {
-                    guard case let .string(string) = item else { throw LineError(Self.unsupportedType) }
-                    list.append(string)
-                }
+            case .array:
+                guard let list = value.strings else { throw LineError(Self.unsupportedType) }
                 options[key] = .list(list)
             case .object, .null: throw LineError(Self.unsupportedType)
             }

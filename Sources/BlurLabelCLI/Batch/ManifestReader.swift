@@ -43,7 +43,7 @@ final class ManifestReader {
             ownsDescriptor = false
         } else {
             fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw FileError.cannotRead(path: path, reason: systemErrorDescription()) }
+            guard fd >= 0 else { throw FileError.cannotRead(path: path, reason: systemErrorText()) }
             ownsDescriptor = true
             var info = stat()
             if fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
@@ -123,7 +123,7 @@ final class ManifestReader {
             if end == buffer.count { buffer += [UInt8](repeating: 0, count: min(buffer.count, limit + 1 - buffer.count + 1)) }
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { failure = systemErrorDescription(); finished = true; continue }
+            if n < 0 { failure = systemErrorText(); finished = true; continue }
             if n == 0 { finished = true } else { end += n }
         }
     }
@@ -139,9 +139,4 @@ final class ManifestReader {
         }
         return lines
     }
-}
-
-func systemErrorDescription() -> String {
-    guard let text = strerror(errno) else { return "error \(errno)" }
-    return String(validatingCString: text) ?? "error \(errno)"
 }

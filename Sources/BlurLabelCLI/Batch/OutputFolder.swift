@@ -26,7 +26,7 @@ final class OutputFolder: Sendable {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT && !create { return nil }
-            throw UsageError(message: "cannot open --out \(path): \(systemErrorDescription())")
+            throw UsageError(message: "cannot open --out \(path): \(systemErrorText())")
         }
         self.fd = fd
     }
@@ -40,7 +40,7 @@ final class OutputFolder: Sendable {
             if errno == EWOULDBLOCK {
                 throw UsageError(message: "another batch is writing into \(path) (it holds the folder's lock); wait for it to finish or give another --out")
             }
-            throw UsageError(message: "cannot lock --out \(path): \(systemErrorDescription())")
+            throw UsageError(message: "cannot lock --out \(path): \(systemErrorText())")
         }
     }
 
@@ -65,7 +65,7 @@ final class OutputFolder: Sendable {
             file = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if file >= 0 || errno != EEXIST { break }
         }
-        guard file >= 0 else { throw FileError.cannotWrite(path: output, reason: systemErrorDescription()) }
+        guard file >= 0 else { throw FileError.cannotWrite(path: output, reason: systemErrorText()) }
         var renamed = false
         defer { if !renamed { unlinkat(directory, temporary, 0) } }
         var failure: String? = nil
@@ -74,14 +74,14 @@ final class OutputFolder: Sendable {
             while offset < raw.count {
                 let n = Glibc.write(file, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { failure = n < 0 ? systemErrorDescription() : "short write"; return }
+                guard n > 0 else { failure = n < 0 ? systemErrorText() : "short write"; return }
                 offset += n
             }
         }
-        if close(file) != 0 && failure == nil { failure = systemErrorDescription() }
+        if close(file) != 0 && failure == nil { failure = systemErrorText() }
         if let failure { throw FileError.cannotWrite(path: output, reason: failure) }
         guard renameat(directory, temporary, directory, name) == 0 else {
-            throw FileError.cannotWrite(path: output, reason: systemErrorDescription())
+            throw FileError.cannotWrite(path: output, reason: systemErrorText())
         }
         renamed = true
     }
@@ -101,7 +101,7 @@ final class OutputFolder: Sendable {
             var next = openat(current, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if next < 0 && errno == ENOENT && create {
                 if mkdirat(current, folder, 0o755) != 0 && errno != EEXIST {
-                    let reason = systemErrorDescription()
+                    let reason = systemErrorText()
                     if current != fd { close(current) }
                     throw FileError.cannotWrite(path: folders[...index].joined(separator: "/"), reason: reason)
                 }
@@ -114,7 +114,7 @@ final class OutputFolder: Sendable {
                 if failure == ELOOP || failure == ENOTDIR {
                     throw UsageError(message: "'\(where_)' in --out is a symbolic link or not a folder; outputs must stay inside --out")
                 }
-                throw FileError.cannotWrite(path: where_, reason: String(cString: strerror(failure)))
+                throw FileError.cannotWrite(path: where_, reason: systemErrorText(failure))
             }
             current = next
         }

@@ -23,11 +23,11 @@ enum Composite {
     static func place(_ mask: CoverageMask, color: Color, background: Color,
                       width: Int, height: Int, left: Int, top: Int) throws -> Image {
         let lut = table(color: color, background: background)
-        var image = try Image(width: width, height: height)
+        // The canvas starts as the background, which is the table's coverage-0 entry exactly.
+        var image = try Image(width: width, height: height, fill: background)
         image.pixels.withUnsafeMutableBytes { raw in
             let out = raw.bindMemory(to: UInt32.self)
             lut.withUnsafeBufferPointer { lut in
-                out.initialize(repeating: lut[0])
                 mask.values.withUnsafeBufferPointer { m in
                     let x0 = max(0, left), x1 = min(width, left + mask.width)
                     let y0 = max(0, top), y1 = min(height, top + mask.height)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// The text of the current `errno`, for error messages.
-func systemErrorText(_ code: Int32 = errno) -> String {
+package func systemErrorText(_ code: Int32 = errno) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(validatingCString: text) ?? "error \(code)"
 }

@@ -1,4 +1,3 @@
-
 /// The pictures of one comparison, written into a report folder as `<name>-<kind>.png`.
 public struct ComparisonArtifacts: Sendable {
     /// The report folder's path.

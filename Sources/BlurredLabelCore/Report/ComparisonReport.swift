@@ -87,7 +87,7 @@ public struct ComparisonReport: Sendable {
         case cannotLock(path: String, errno: Int32)
         public var description: String {
             switch self {
-            case let .cannotLock(path, code): "cannot lock the report at \(path): \(String(cString: strerror(code)))"
+            case let .cannotLock(path, code): "cannot lock the report at \(path): \(systemErrorText(code))"
             }
         }
     }

@@ -27,12 +27,7 @@ extension ComparisonReportEntry {
         guard case let .string(name)? = json["name"], case let .string(outcomeName)? = json["outcome"],
               let outcome = Outcome(rawValue: outcomeName), case let .string(summary)? = json["summary"],
               case let .string(dateText)? = json["date"], let date = Self.secondsSince1970(iso8601: dateText),
-              case let .array(commandValues)? = json["acceptCommands"] else { return nil }
-        var commands: [String] = []
-        for value in commandValues {
-            guard case let .string(command) = value else { return nil }
-            commands.append(command)
-        }
+              let commands = json["acceptCommands"]?.strings else { return nil }
         func optionalText(_ key: String) -> String?? {
             switch json[key] {
             case nil, .null?: return .some(nil)

@@ -11,7 +11,7 @@ package enum Folders {
         guard !path.isEmpty else { throw FileError.cannotWrite(path: path, reason: "empty folder name") }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            prefix = join(prefix, String(component))
             if mkdir(prefix, 0o777) == 0 { continue }
             let code = errno
             guard code == EEXIST else { throw FileError.cannotWrite(path: prefix, reason: "cannot create the folder: \(systemErrorText(code))") }

@@ -44,6 +44,17 @@ package enum JSONValue: Sendable, Equatable {
         return bytes
     }
 
+    /// The strings of an array whose every element is a string; nil for anything else.
+    package var strings: [String]? {
+        guard case let .array(items) = self else { return nil }
+        var strings: [String] = []
+        for item in items {
+            guard case let .string(text) = item else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+
     /// The value under `key` of an object (nil for a missing key or a non-object).
     package subscript(key: String) -> JSONValue? {
         if case let .object(fields) = self { return fields[key] }
