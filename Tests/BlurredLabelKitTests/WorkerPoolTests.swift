@@ -44,6 +44,18 @@ struct WorkerPoolTests {
         #expect(counts.allSatisfy { $0 == 1 })
     }
 
+    @Test("with callerRunsItems: false every item runs on a worker and the call still waits for all", arguments: [1, 2, 5])
+    func callerOnlyWaits(count: Int) {
+        let caller = pthread_self()
+        let onCaller = LockedValue(0), done = LockedValue(0)
+        concurrentPerform(count, callerRunsItems: false) { _ in
+            if pthread_equal(pthread_self(), caller) != 0 { onCaller.withLock { $0 += 1 } }
+            usleep(20_000)
+            done.withLock { $0 += 1 }
+        }
+        #expect(onCaller.withLock { $0 } == 0 && done.withLock { $0 } == count)
+    }
+
     @Test("workers block Ctrl-C and SIGTERM, so a stop signal reaches the program's own threads")
     func workersBlockStopSignals() {
         let caller = pthread_self()

@@ -49,7 +49,8 @@ final class BatchRunner: Sendable {
     func run() -> Int32 {
         let tallies = LockedValue([Tally]())
         let started = Stopwatch()
-        concurrentPerform(jobs) { _ in
+        // The workers run every job; this thread waits, ready for a Ctrl-C (see concurrentPerform).
+        concurrentPerform(jobs, callerRunsItems: false) { _ in
             let mine = work()
             tallies.withLock { $0.append(mine) }
         }

@@ -12,10 +12,15 @@ import Glibc
 /// Calls may nest (a worker's `body` may call this again) and may come from several threads at
 /// once: each caller runs the items of its own call that no worker has taken, then waits only for
 /// items already running, so a call never waits for a worker that is busy elsewhere.
-package func concurrentPerform(_ count: Int, _ body: @Sendable (Int) -> Void) {
+///
+/// With `callerRunsItems: false` the caller only waits (in `pthread_cond_wait`) while workers run
+/// every item: for long runs whose stop signals must always find a thread ready to take them
+/// (`batch`). Workers block those signals; a caller that could instead sit in an uninstrumented
+/// lock wait would, in a ThreadSanitizer build, hold a Ctrl-C back for as long as it waits.
+package func concurrentPerform(_ count: Int, callerRunsItems: Bool = true, _ body: @Sendable (Int) -> Void) {
     if count <= 0 { return }
-    if count == 1 { body(0); return }
-    WorkerPool.shared.perform(count, body)
+    if count == 1 && callerRunsItems { body(0); return }
+    WorkerPool.shared.perform(count, callerRunsItems: callerRunsItems, body)
 }
 
 /// One `concurrentPerform` call: its items are taken in order, each by exactly one thread.
@@ -56,22 +61,23 @@ private final class WorkerPool: @unchecked Sendable {
         pthread_cond_init(itemFinished, nil)
     }
 
-    func perform(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    func perform(_ count: Int, callerRunsItems: Bool, _ body: @Sendable (Int) -> Void) {
         withoutActuallyEscaping(body) { body in
             withUnsafePointer(to: body) { pointer in
                 let job = PoolJob(count: count, body: UnsafeRawPointer(pointer))
                 pthread_mutex_lock(lock)
-                startThreads(upTo: min(count - 1, Self.maximumThreads))
+                startThreads(upTo: min(callerRunsItems ? count - 1 : count, Self.maximumThreads))
                 pending.append(job)
                 pthread_cond_broadcast(workAvailable)
-                while job.next < job.count {
+                // With no worker at all (the system refused threads) the caller runs the items anyway.
+                while (callerRunsItems || threads == 0) && job.next < job.count {
                     let index = take(from: job)
                     pthread_mutex_unlock(lock)
                     job.call(index)
                     pthread_mutex_lock(lock)
                     job.running -= 1
                 }
-                while job.running > 0 { pthread_cond_wait(itemFinished, lock) }
+                while job.next < job.count || job.running > 0 { pthread_cond_wait(itemFinished, lock) }
                 pthread_mutex_unlock(lock)
             }
         }
