@@ -7,21 +7,50 @@ extern const bl_kernels bl_kernels_baseline;
 extern const bl_kernels bl_kernels_v2, bl_kernels_avx, bl_kernels_avx2, bl_kernels_avx512;
 #endif
 
+#if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+/* glibc (2.33 and later) answers from the CPU survey its loader made before main: no CPUID here.
+   CPUID traps to the hypervisor on a virtual machine, and libgcc's __builtin_cpu_init, which this
+   replaced, ran about a dozen of them in a constructor at every start (issue 13). ACTIVE means the
+   CPU has the feature and the OS saves its registers (AVX, AVX-512 state); GLIBC_TUNABLES
+   (glibc.cpu.hwcaps=-AVX2...) can switch one off, and this follows. */
+#include <sys/platform/x86.h>
+#define BL_HAS(feature) CPU_FEATURE_ACTIVE(feature)
+#elif defined(__x86_64__)
+#define BL_HAS_BUILTIN 1
+#endif
+
+#if defined(BL_HAS_BUILTIN)
+/* Another C library: the compiler's own CPU survey. */
+static int bl_builtin_has_SSE4_2(void) { return __builtin_cpu_supports("sse4.2"); }
+static int bl_builtin_has_POPCNT(void) { return __builtin_cpu_supports("popcnt"); }
+static int bl_builtin_has_SSSE3(void) { return __builtin_cpu_supports("ssse3"); }
+static int bl_builtin_has_AVX(void) { return __builtin_cpu_supports("avx"); }
+static int bl_builtin_has_AVX2(void) { return __builtin_cpu_supports("avx2"); }
+static int bl_builtin_has_FMA(void) { return __builtin_cpu_supports("fma"); }
+static int bl_builtin_has_BMI1(void) { return __builtin_cpu_supports("bmi"); }
+static int bl_builtin_has_BMI2(void) { return __builtin_cpu_supports("bmi2"); }
+static int bl_builtin_has_AVX512F(void) { return __builtin_cpu_supports("avx512f"); }
+static int bl_builtin_has_AVX512BW(void) { return __builtin_cpu_supports("avx512bw"); }
+static int bl_builtin_has_AVX512DQ(void) { return __builtin_cpu_supports("avx512dq"); }
+static int bl_builtin_has_AVX512VL(void) { return __builtin_cpu_supports("avx512vl"); }
+static int bl_builtin_has_AVX512CD(void) { return __builtin_cpu_supports("avx512cd"); }
+#endif
+
 int bl_isa_supported(int isa) {
 #if defined(__x86_64__)
+#if defined(BL_HAS_BUILTIN)
     __builtin_cpu_init(); /* idempotent; makes the answer independent of constructor order */
+#define BL_HAS(feature) bl_builtin_has_##feature()
+#endif
     switch (isa) {
     case BL_ISA_BASELINE: return 1;
-    case BL_ISA_V2:
-        return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("ssse3");
-    case BL_ISA_AVX: return bl_isa_supported(BL_ISA_V2) && __builtin_cpu_supports("avx");
+    case BL_ISA_V2: return BL_HAS(SSE4_2) && BL_HAS(POPCNT) && BL_HAS(SSSE3);
+    case BL_ISA_AVX: return bl_isa_supported(BL_ISA_V2) && BL_HAS(AVX);
     case BL_ISA_AVX2:
-        return bl_isa_supported(BL_ISA_AVX) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-               __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+        return bl_isa_supported(BL_ISA_AVX) && BL_HAS(AVX2) && BL_HAS(FMA) && BL_HAS(BMI1) && BL_HAS(BMI2);
     case BL_ISA_AVX512:
-        return bl_isa_supported(BL_ISA_AVX2) && __builtin_cpu_supports("avx512f") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd");
+        return bl_isa_supported(BL_ISA_AVX2) && BL_HAS(AVX512F) && BL_HAS(AVX512BW) && BL_HAS(AVX512DQ) &&
+               BL_HAS(AVX512VL) && BL_HAS(AVX512CD);
     default: return 0;
     }
 #else

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BlurredLabelCore
 
@@ -66,6 +67,27 @@ struct BlurKernelVariantTests {
         let supported = BlurKernelVariant.allCases.map(\.isSupported)
         #expect(supported == supported.sorted(by: { $0 && !$1 }))
         #expect(BlurKernelVariant.active.isSupported)
+    }
+
+    /// The variants are chosen from glibc's CPU survey (no CPUID of our own); the kernel's list
+    /// of the CPU's flags is an independent answer, and the two must agree on every variant.
+    @Test("the supported variants match the CPU flags Linux reports",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/cpuinfo"), "no /proc/cpuinfo"))
+    func matchesCPUInfo() throws {
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flagsLine = try #require(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") })
+        let flags = Set(flagsLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" }).map(String.init))
+        let needs: [(BlurKernelVariant, [String])] = [
+            (.v2, ["sse4_2", "popcnt", "ssse3"]),
+            (.avx, ["avx"]),
+            (.avx2, ["avx2", "fma", "bmi1", "bmi2"]),
+            (.avx512, ["avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"]),
+        ]
+        var expected = true
+        for (variant, features) in needs {
+            expected = expected && features.allSatisfy(flags.contains)
+            #expect(variant.isSupported == expected, "\(variant): /proc/cpuinfo says \(expected)")
+        }
     }
 
     @Test("BLURLABEL_ISA: honoured when the CPU has it, refused with a warning otherwise")
