@@ -54,7 +54,11 @@ let package = Package(
         ),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage"],
+        // Test only: the AVX-512 kernels' source built for any x86-64, its AVX-512 instructions
+        // emulated by SIMDe, so their bytes are checked on CPUs without AVX-512.
+        .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
+                cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import CBlurKernels
+import CBlurKernelsAVX512Emulated
 @testable import BlurredLabelCore
 
 /// Every CPU variant of the blur kernels must give the baseline's bytes. A variant this CPU lacks
@@ -9,24 +11,30 @@ struct BlurKernelVariantTests {
     static let sigmas: [Double] = [0.25, 0.5, 0.7, 1, 1.2, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60] // FIR radius 1, 2, 3, 4, 5, …
 
     /// RGBA (premultiplied, random) and mask pictures at odd sizes, wide enough for several FIR
-    /// blocks and recursive strips, blurred by `variant` and by the baseline.
+    /// blocks and recursive strips (the widest variant's blocks are 256 samples), blurred by
+    /// `variant` and by the baseline.
     static func expectSameBytes(as variant: BlurKernelVariant) throws {
+        try expectSameBytes(named: variant.rawValue) { $0.using(variant) }
+    }
+
+    static func expectSameBytes(named name: String, _ run: (GaussianBlur) -> GaussianBlur) throws {
         var random = TestRandom(state: 29)
-        let width = 203, height = 71
-        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
-            let a = random.next() | 1
-            return [random.next() % a, random.next() % a, random.next() % a, a]
-        }
-        let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
-        let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 5))
-        for sigma in sigmas {
-            for edges in [BlurEdges.clamp, .transparent] {
-                let blur = try GaussianBlur(sigma: sigma, edges: edges)
-                let reference = blur.using(.baseline)
-                #expect(blur.using(variant).apply(to: image, threads: 1) == reference.apply(to: image, threads: 1),
-                        "\(variant) RGBA σ \(sigma) \(edges)")
-                #expect(blur.using(variant).apply(to: mask, threads: 3) == reference.apply(to: mask, threads: 1),
-                        "\(variant) mask σ \(sigma) \(edges)")
+        for (width, height) in [(203, 71), (517, 29)] {
+            let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
+                let a = random.next() | 1
+                return [random.next() % a, random.next() % a, random.next() % a, a]
+            }
+            let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+            let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 5))
+            for sigma in sigmas {
+                for edges in [BlurEdges.clamp, .transparent] {
+                    let blur = try GaussianBlur(sigma: sigma, edges: edges)
+                    let reference = blur.using(.baseline)
+                    #expect(run(blur).apply(to: image, threads: 1) == reference.apply(to: image, threads: 1),
+                            "\(name) RGBA \(width)×\(height) σ \(sigma) \(edges)")
+                    #expect(run(blur).apply(to: mask, threads: 3) == reference.apply(to: mask, threads: 1),
+                            "\(name) mask \(width)×\(height) σ \(sigma) \(edges)")
+                }
             }
         }
     }
@@ -42,6 +50,26 @@ struct BlurKernelVariantTests {
 
     @Test("AVX-512 gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx512.isSupported, "this CPU lacks AVX-512 (F, BW, DQ, VL, CD)"))
     func avx512() throws { try Self.expectSameBytes(as: .avx512) }
+
+    /// The AVX-512 variant's source (64-byte vectors: its blocks, tails and packing order) built
+    /// for this CPU with its AVX-512 instructions emulated by SIMDe, so it is checked on machines
+    /// without AVX-512 too (`Tests/CBlurKernelsAVX512Emulated`). What only an AVX-512 CPU checks
+    /// is the compiler's AVX-512 code for the same source: the test above.
+    @Test("the AVX-512 source, its instructions emulated, gives the baseline's bytes",
+          .enabled(if: bl_kernels_avx512_emulated_table() != nil, "not x86-64, or SIMDe (libsimde-dev) missing"))
+    func avx512Emulated() throws {
+        let table = try #require(bl_kernels_avx512_emulated_table()).assumingMemoryBound(to: bl_kernels.self).pointee
+        try Self.expectSameBytes(named: "avx512 (emulated)") { $0.using(kernels: table) }
+        // and its column tiles, as the test below does for the variant that runs here
+        for sigma in [1.0, 2.5, 8.99] {
+            let kernel = FIRKernel(sigma: sigma)
+            let width = kernel.tileSamples / 4 * 2 + 37, height = 23
+            let values = hardEdgedMask(width: width, height: height, seed: 17)
+            let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
+            let blur = try GaussianBlur(sigma: sigma, edges: .transparent)
+            #expect(blur.using(kernels: table).apply(to: image, threads: 2) == blur.using(.baseline).apply(to: image, threads: 1), "σ \(sigma)")
+        }
+    }
 
     /// The small-σ FIR works in column tiles (`FIRKernel.tileSamples`) counted in samples, so an
     /// RGBA picture is cut at a quarter of the pixels a mask of the same width is: equal bytes

@@ -18,6 +18,9 @@ public struct GaussianBlur: Sendable {
     public let edges: BlurEdges
     /// The CPU variant that runs the passes: `BlurKernelVariant.active` unless a test forces one.
     var variant: BlurKernelVariant?
+    /// A kernel table run instead of any variant's (tests: the AVX-512 source built for a CPU
+    /// without AVX-512, its instructions emulated).
+    var kernelTable: bl_kernels?
 
     /// The largest sigma accepted: `Limits.maximumRadius`, the one sigma limit of the library,
     /// the command line and the README (stated here, where the blur is, and named by the table).
@@ -34,6 +37,13 @@ public struct GaussianBlur: Sendable {
     public func using(_ variant: BlurKernelVariant) -> GaussianBlur {
         var copy = self
         copy.variant = variant
+        return copy
+    }
+
+    /// The same blur run by the given kernel table (tests only; see `kernelTable`).
+    func using(kernels table: bl_kernels) -> GaussianBlur {
+        var copy = self
+        copy.kernelTable = table
         return copy
     }
 
@@ -72,7 +82,7 @@ public struct GaussianBlur: Sendable {
         let plan = BlurPlan(sigma: sigma)
         let threads = min(requested, max(1, width * height * channels / Self.samplesPerThread))
         guard width > 0, height > 0, plan != .copy else { return }
-        let kernels = (variant ?? .active).kernels
+        let kernels = kernelTable ?? (variant ?? .active).kernels
         let lanes = Int(BL_LANES)
         let rowLength = width * channels
         let layout = bl_layout(width: Int32(width), height: Int32(height), channels: Int32(channels),
