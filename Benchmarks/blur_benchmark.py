@@ -2,7 +2,8 @@
 """Side-by-side Gaussian blur benchmark: blurlabel against OpenCV, Pillow and libvips, on the
 same 2048x2048 RGBA (premultiplied) and mask pictures, in one run.
 
-For every library and sigma it prints the best time of several runs, MPix/s, and the error
+For every library and sigma it prints the best time of several runs (each library in turn, run
+after run: blurlabel through `blurlabel-bench serve`, the peers in this process), MPix/s, and the error
 against a float64 sampled Gaussian (support ±6σ, edges repeated), in 8-bit levels: the largest
 and the mean difference from the rounded reference. Then blurlabel's time as a ratio to each peer
 at the same thread count (below 1 means blurlabel is faster). Rows are given for every core and
@@ -35,15 +36,6 @@ def reference(img, sigma):
         sl[axis] = slice(2 * r, 2 * r + out.shape[axis])
         out = c[tuple(sl)]
     return out
-
-
-def best_of(fn, repeats):
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
 
 
 def set_threads(count):
@@ -91,25 +83,37 @@ def peers():
     return found
 
 
-def run_ours(bench, sigmas, tmp, n, repeats, threads, isa):
-    """blurlabel's times {(kind, sigma): seconds} and the variant it ran; outputs land in tmp/isa-threads/."""
-    env = dict(os.environ, BENCH_SIZE=str(n), BENCH_REPEATS=str(repeats))
-    env.pop("BLURLABEL_ISA", None)
-    if isa != "auto":
-        env["BLURLABEL_ISA"] = isa
-    if threads:
-        env["BENCH_THREADS"] = str(threads)
-    out = os.path.join(tmp, f"{isa}-{threads or 'all'}-{sigmas}")
-    os.makedirs(out, exist_ok=True)
-    result = subprocess.run([bench, "blur", sigmas, out], env=env, check=True, capture_output=True, text=True)
-    if result.stderr.strip():
-        print(result.stderr.strip())
-    times, ran = {}, None
-    for line in result.stdout.splitlines():
-        parts = dict(p.split("=") for p in line.split()[2:])
-        times[(line.split()[1], float(parts["sigma"]))] = float(parts["ms"]) / 1000
-        ran = parts.get("isa")
-    return times, ran, out
+class Ours:
+    """A `blurlabel-bench serve` process for one CPU variant (BLURLABEL_ISA is read once per process):
+    each call blurs once and returns blurlabel's own time for it, so the peers can be timed in turn
+    with it, run after run."""
+
+    def __init__(self, bench, n, isa, folder):
+        env = dict(os.environ, BENCH_SIZE=str(n))
+        env.pop("BLURLABEL_ISA", None)
+        if isa != "auto":
+            env["BLURLABEL_ISA"] = isa
+        self.folder = folder
+        os.makedirs(folder, exist_ok=True)
+        self.process = subprocess.Popen([bench, "serve", folder], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, bufsize=1)
+        first = self.process.stdout.readline().strip()
+        if not first.startswith("isa="):
+            raise SystemExit(f"blurlabel-bench serve did not start: {first} {self.process.stderr.read().strip()}")
+        self.ran = first[len("isa="):]
+
+    def blur(self, kind, sigma, threads, output=None):
+        """Seconds for one blur; with `output`, the result is written there."""
+        self.process.stdin.write(f"{kind} {sigma!r} {threads}" + (f" {output}" if output else "") + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"blurlabel-bench serve stopped: {self.process.stderr.read().strip()}")
+        return float(answer) / 1000
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def plot(path, results, sigmas, n, cores):
@@ -163,22 +167,19 @@ def main():
     cores = os.cpu_count()
     results = {}  # (name, threads) -> {(kind, sigma): seconds}
     with tempfile.TemporaryDirectory() as tmp:
-        # blurlabel runs right before the peers at each σ (not all at the start), so a machine
-        # whose load changes during the run biases the ratios less.
-        def ours_at(isa, threads, s, cache={}):
-            if (isa, threads, s) not in cache:
-                cache[(isa, threads, s)] = run_ours(args.bench, f"{s:g}", tmp, n, args.repeats, threads, isa)
-            return cache[(isa, threads, s)]
-
+        servers = {}
         for isa in list(isas):
-            if isa != "auto" and ours_at(isa, thread_counts[0], sigmas[0])[1] != isa:
+            servers[isa] = Ours(args.bench, n, isa, os.path.join(tmp, isa))
+            if isa != "auto" and servers[isa].ran != isa:
                 print(f"(blurlabel's {isa} variant cannot run on this CPU: its rows are left out)")
+                servers.pop(isa).close()
                 isas.remove(isa)
-        some = ours_at(isas[0], thread_counts[0], sigmas[0])[2]
+        some = servers[isas[0]].folder
         inputs = {"rgba": np.fromfile(os.path.join(some, "input-rgba.raw"), np.uint8).reshape(n, n, 4),
                   "mask": np.fromfile(os.path.join(some, "input-mask.raw"), np.uint8).reshape(n, n)}
         load = "load average %.1f %.1f %.1f" % os.getloadavg()
-        print(f"{n}x{n}, best of {args.repeats} runs, {cores} cores ({load} at the start); error in 8-bit levels against a float64 Gaussian")
+        print(f"{n}x{n}, best of {args.repeats} runs, each library in turn run after run, {cores} cores ({load} at the start); "
+              "error in 8-bit levels against a float64 Gaussian")
         print(f"{'picture':5} {'sigma':>5} {'threads':>7}  {'library':16} {'isa':8} {'ms':>8} {'MPix/s':>8} {'max err':>7} {'mean err':>8}  blurlabel time / peer")
         for kind in ("rgba", "mask"):
             img = inputs[kind]
@@ -187,22 +188,41 @@ def main():
                 rounded = np.clip(np.floor(ref + 0.5), 0, 255)
                 for threads in thread_counts:
                     set_threads(threads)
+                    # blurlabel (each variant) and every peer once each, in turn, `repeats` times:
+                    # a change of load on the machine reaches all of them alike. Best time kept.
+                    best = {}
+                    results_of = {}
+                    for repeat in range(args.repeats):
+                        for isa in isas:
+                            output = os.path.join(tmp, f"{isa}-{kind}.raw") if repeat == 0 else None
+                            t = servers[isa].blur(kind, s, threads or cores, output)
+                            best[("blurlabel", isa)] = min(best.get(("blurlabel", isa), float("inf")), t)
+                            if output:
+                                results_of[("blurlabel", isa)] = np.fromfile(output, np.uint8).reshape(img.shape)
+                        for name, fn in libraries.items():
+                            t0 = time.perf_counter()
+                            result = fn(img, s)
+                            t = time.perf_counter() - t0
+                            best[(name, "")] = min(best.get((name, ""), float("inf")), t)
+                            results_of.setdefault((name, ""), result)
                     rows = []
                     for isa in isas:
-                        times, ran, folder = ours_at(isa, threads, s)
-                        out = np.fromfile(os.path.join(folder, f"blurlabel-{kind}-{s}.raw"), np.uint8).reshape(img.shape)
-                        rows.append(("blurlabel", ran if isa == "auto" else isa, times[(kind, s)], out))
-                        results.setdefault((f"blurlabel ({ran})" if isa != "auto" else "blurlabel", threads), {})[(kind, s)] = times[(kind, s)]
+                        ran = servers[isa].ran
+                        t = best[("blurlabel", isa)]
+                        rows.append(("blurlabel", ran if isa == "auto" else isa, t, results_of[("blurlabel", isa)]))
+                        results.setdefault((f"blurlabel ({ran})" if isa != "auto" else "blurlabel", threads), {})[(kind, s)] = t
                     mine = rows[0][2]
-                    for name, fn in libraries.items():
-                        t, result = best_of(lambda: fn(img, s), args.repeats)
-                        rows.append((name, "", t, result))
+                    for name in libraries:
+                        t = best[(name, "")]
+                        rows.append((name, "", t, results_of[(name, "")]))
                         results.setdefault((name, threads), {})[(kind, s)] = t
                     for name, isa, t, result in rows:
                         d = np.abs(result.astype(np.float64) - rounded)
                         ratio = "" if name == "blurlabel" else f"{mine / t:6.2f}x"
                         print(f"{kind:5} {s:5g} {threads or cores:7}  {name:16} {isa:8} {t * 1000:8.1f} {n * n / t / 1e6:8.0f} {d.max():7.0f} {d.mean():8.3f}  {ratio}")
                     sys.stdout.flush()
+        for server in servers.values():
+            server.close()
     set_threads(None)
     print("load average %.1f %.1f %.1f at the end" % os.getloadavg())
     if args.plot:

@@ -207,12 +207,17 @@ static inline __attribute__((always_inline)) void fixed_vertical_pair_block(cons
 
 static inline __attribute__((always_inline)) void fixed_vertical_pair(const bl_fixed_kernel *K, const int radius, const int unrolled, const int whole,
                                                                       const uint16_t *const *rows, int tw, uint8_t *out0,
-                                                                      uint8_t *out1, const uint8_t *next0, const uint8_t *next1) {
+                                                                      uint8_t *out1, const uint8_t *next0, const uint8_t *next1,
+                                                                      uint8_t *next_out) {
     int j0 = 0;
     for (; j0 + PAIR_BLOCK <= tw; j0 += PAIR_BLOCK) { /* whole blocks: full-width stores straight to the rows */
         if (j0 % 64 == 0) {
             if (next0) __builtin_prefetch(next0 + j0);
             if (next1) __builtin_prefetch(next1 + j0);
+            if (next_out) { /* the next step's output rows, for writing: their lines are read in now */
+                __builtin_prefetch(next_out + j0, 1);
+                __builtin_prefetch(next_out + (out1 - out0) + j0, 1);
+            }
         }
         u8w b0, b1;
         fixed_vertical_pair_block(K, radius, unrolled, whole, rows, j0, &b0, &b1);
@@ -281,9 +286,10 @@ static inline __attribute__((always_inline)) void fixed_fir_rows_body(const bl_l
             const uint8_t *next0 = last + 1 < h ? source + (size_t)(last + 1) * n + x0 : 0;
             const uint8_t *next1 = last + 2 < h ? source + (size_t)(last + 2) * n + x0 : 0;
             uint8_t *out = destination + (size_t)y * n + x0;
+            uint8_t *next_out = y + 3 < row_end ? out + 2 * (size_t)n : 0;
             if (count == 2) {
-                if (K->vertical_centre_whole) fixed_vertical_pair(K, radius, unrolled, 1, rows, tw, out, out + n, next0, next1);
-                else fixed_vertical_pair(K, radius, unrolled, 0, rows, tw, out, out + n, next0, next1);
+                if (K->vertical_centre_whole) fixed_vertical_pair(K, radius, unrolled, 1, rows, tw, out, out + n, next0, next1, next_out);
+                else fixed_vertical_pair(K, radius, unrolled, 0, rows, tw, out, out + n, next0, next1, next_out);
             }
             else fixed_vertical_row(K, radius, rows, tw, out, next0);
         }

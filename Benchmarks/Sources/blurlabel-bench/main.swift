@@ -66,6 +66,35 @@ do {
                 if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
             }
         }
+    case "serve":
+        // One blur per line of standard input, `KIND SIGMA THREADS [OUTPUT]` (KIND rgba or mask), each
+        // answered with its time in ms on one line of standard output, after a first line naming the
+        // CPU variant: blur_benchmark.py runs blurlabel and each peer in turn, run after run, so a
+        // machine whose load changes affects both alike. The test pictures are as in `blur`; the
+        // optional first argument is a folder to write them to (input-rgba.raw, input-mask.raw).
+        let size = Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!
+        let rgba = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
+        let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
+        if args.count > 2 {
+            try FileIO.write(rgba.pixels, to: "\(args[2])/input-rgba.raw")
+            try FileIO.write(mask.values, to: "\(args[2])/input-mask.raw")
+        }
+        print("isa=\(BlurKernelVariant.active.rawValue)")
+        fflush(nil)
+        while let line = readLine() {
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count >= 3, ["rgba", "mask"].contains(fields[0]), let sigma = Double(fields[1]), let threads = Int(fields[2]) else {
+                FileHandle.standardError.write("blurlabel-bench serve: not KIND SIGMA THREADS [OUTPUT]: \(line)\n".data(using: .utf8)!)
+                exit(2)
+            }
+            let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
+            let t0 = now()
+            let output = fields[0] == "rgba" ? blur.apply(to: rgba, threads: threads).pixels : blur.apply(to: mask, threads: threads).values
+            let elapsed = now() - t0
+            if fields.count > 3 { try FileIO.write(output, to: fields[3]) }
+            print(String(format: "%.4f", elapsed * 1000))
+            fflush(nil)   // every stream: the answer goes out now
+        }
     case "kernels":
         let sigmas = (args.count > 2 ? args[2] : "0.5,1,2.5").split(separator: ",").map { Double($0)! }
         try benchmarkKernels(sigmas: sigmas, size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
@@ -191,7 +220,7 @@ do {
         let trials = args.count > 3 ? Int(args[3])! : 500
         try Attack.run(sigmas: sigmas, trials: trials)
     default:
-        FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n".data(using: .utf8)!)
+        FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n".data(using: .utf8)!)
         exit(2)
     }
 } catch {
