@@ -20,7 +20,7 @@ struct ScratchPoolTests {
     @Test("large planes go on 2 MB pages, and buffers are reused")
     func largePlanes() {
         let pool = ScratchPool(capacity: 1)
-        let large = pool.take(bytes: ScratchPool.hugePagesFrom + 1)
+        let large = pool.take(bytes: HugePages.threshold + 1)
         #expect(large.onHugePages && large.bytes % (2 << 20) == 0)
         #expect(Int(bitPattern: large.pointer) % (2 << 20) == 0)
         pool.recycle(large)

@@ -50,12 +50,11 @@ public struct GaussianBlur: Sendable {
     /// The blurred image (premultiplied RGBA, so no dark fringes).
     public func apply(to image: Image, threads: Int = defaultThreadCount) -> Image {
         guard BlurPlan(sigma: sigma) != .copy, !image.isEmpty else { return image }
-        let pixels = [UInt8](unsafeUninitializedCapacity: image.pixels.count) { destination, count in
+        let pixels = HugePages.bytes(count: image.pixels.count) { destination in
             image.pixels.withUnsafeBufferPointer { source in
                 run(width: image.width, height: image.height, channels: 4,
                     source: source.baseAddress!, destination: destination.baseAddress!, threads: threads)
             }
-            count = image.pixels.count
         }
         return try! Image(width: image.width, height: image.height, premultipliedRGBA: pixels)
     }
@@ -63,12 +62,11 @@ public struct GaussianBlur: Sendable {
     /// The blurred coverage mask.
     public func apply(to mask: CoverageMask, threads: Int = defaultThreadCount) -> CoverageMask {
         guard BlurPlan(sigma: sigma) != .copy, mask.width > 0, mask.height > 0 else { return mask }
-        let values = [UInt8](unsafeUninitializedCapacity: mask.values.count) { destination, count in
+        let values = HugePages.bytes(count: mask.values.count) { destination in
             mask.values.withUnsafeBufferPointer { source in
                 run(width: mask.width, height: mask.height, channels: 1,
                     source: source.baseAddress!, destination: destination.baseAddress!, threads: threads)
             }
-            count = mask.values.count
         }
         return try! CoverageMask(width: mask.width, height: mask.height, values: values)
     }

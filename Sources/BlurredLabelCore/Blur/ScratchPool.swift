@@ -7,8 +7,8 @@ import Glibc
 /// At most `capacity` buffers are kept; each is used by one blur at a time.
 ///
 /// Small pictures get small scratch: a buffer is exactly the size asked for (rounded to 64
-/// bytes), and only planes of `hugePagesFrom` bytes or more go on 2 MB pages, so a label-sized
-/// blur never maps (and faults in) megabytes it does not use.
+/// bytes), and only planes of `HugePages.threshold` bytes or more go on 2 MB pages, so a
+/// label-sized blur never maps (and faults in) megabytes it does not use.
 final class ScratchPool: Sendable {
     static let shared = ScratchPool(capacity: 4)
 
@@ -17,14 +17,8 @@ final class ScratchPool: Sendable {
         let pointer: UnsafeMutableRawPointer
         let bytes: Int
         /// Whether the buffer was placed on 2 MB pages.
-        var onHugePages: Bool { bytes >= ScratchPool.hugePagesFrom }
+        var onHugePages: Bool { bytes >= HugePages.threshold }
     }
-
-    /// Planes from this size on (a 1448² mask's float plane, 724² RGBA; labels need well under
-    /// 1 MB) go on 2 MB
-    /// pages: the passes touch every strip of such a plane in turn, and with 4 KB pages that is
-    /// one TLB miss per strip. Below it, the first touch of a huge page would cost more than it saves.
-    static let hugePagesFrom = 8 << 20
 
     private let free = LockedValue<[Buffer]>([])
     private let capacity: Int
@@ -42,15 +36,13 @@ final class ScratchPool: Sendable {
     }
 
     private static func allocate(bytes: Int) -> Buffer {
-        guard bytes >= hugePagesFrom else {
+        guard bytes >= HugePages.threshold else {
             return Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64), bytes: bytes)
         }
-        let huge = 2 << 20
-        let rounded = (bytes + huge - 1) / huge * huge
-        let pointer = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: huge)
-        #if os(Linux)
-        _ = madvise(pointer, rounded, MADV_HUGEPAGE)
-        #endif
+        // The passes touch every strip of such a plane in turn: with 4 KB pages, one TLB miss a strip.
+        let rounded = (bytes + HugePages.size - 1) / HugePages.size * HugePages.size
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: HugePages.size)
+        HugePages.advise(pointer, byteCount: rounded)
         return Buffer(pointer: pointer, bytes: rounded)
     }
 

@@ -13,14 +13,13 @@ public struct Image: Equatable, Sendable {
         self.width = width
         self.height = height
         let p = fill.premultiplied
-        if p == (0, 0, 0, 0) {
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
-        } else {
-            pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+        pixels = HugePages.bytes(count: width * height * 4) { buffer in
+            if p == (0, 0, 0, 0) {
+                buffer.initialize(repeating: 0)
+            } else {
                 for i in 0..<(width * height) {
                     buffer[i * 4] = p.0; buffer[i * 4 + 1] = p.1; buffer[i * 4 + 2] = p.2; buffer[i * 4 + 3] = p.3
                 }
-                count = width * height * 4
             }
         }
     }

@@ -34,6 +34,7 @@ public enum PNGDecoder {
         if direct {
             let count = Int(width) * Int(height) * 4
             pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                if let base = buffer.baseAddress { HugePages.advise(base, byteCount: count) }
                 status = data.withUnsafeBufferPointer { input in
                     blpng_decode_into(input.baseAddress, input.count, UInt64(max(0, maxPixels)), buffer.baseAddress, count, &result)
                 }

@@ -20,6 +20,7 @@ enum ParallelPNGWriter {
         }
         let filteredCount = height * (rowBytes + 1)
         let filtered = [UInt8](unsafeUninitializedCapacity: filteredCount) { out, count in
+            if let base = out.baseAddress { HugePages.advise(base, byteCount: filteredCount) }
             rows.withUnsafeBufferPointer { source in
                 let src = UnsafeSendable(source.baseAddress!), dst = UnsafeSendable(out.baseAddress!)
                 parallelRanges(height, threads: threads) { range in
