@@ -49,9 +49,18 @@ let package = Package(
         .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "CProcessArguments"]),
         .executableTarget(
             name: "blurlabel-bench",
-            dependencies: ["BlurredLabelCore", "CReferencePNGFilter"],
+            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
+        // The checks for another machine (16 cores, AVX-512), without Foundation so its static
+        // build travels light: scripts/device-prepare.
+        .executableTarget(
+            name: "blurlabel-device",
+            dependencies: ["BlurredLabelCore", "BenchPictures"],
+            path: "Benchmarks/Sources/blurlabel-device"
+        ),
+        // The benchmarks' shared test picture.
+        .target(name: "BenchPictures", path: "Benchmarks/Sources/BenchPictures"),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
         // Test only: the AVX-512 kernels' source built for any x86-64, its AVX-512 instructions

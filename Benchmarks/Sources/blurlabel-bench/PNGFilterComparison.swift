@@ -1,3 +1,4 @@
+import BenchPictures
 @_spi(Benchmarks) import BlurredLabelCore
 import CReferencePNGFilter
 import Foundation

@@ -1,3 +1,4 @@
+import BenchPictures
 import BlurredLabelCore
 import Foundation
 
