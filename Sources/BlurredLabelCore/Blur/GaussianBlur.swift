@@ -47,8 +47,9 @@ public struct GaussianBlur: Sendable {
         return copy
     }
 
-    /// The blurred image (premultiplied RGBA, so no dark fringes).
-    public func apply(to image: Image, threads: Int = defaultThreadCount) -> Image {
+    /// The blurred image (premultiplied RGBA, so no dark fringes), computed on up to `threads`
+    /// threads (nil: `defaultThreadCount`, asked for only when the picture is large enough to share).
+    public func apply(to image: Image, threads: Int? = nil) -> Image {
         guard BlurPlan(sigma: sigma) != .copy, !image.isEmpty else { return image }
         let pixels = HugePages.bytes(count: image.pixels.count) { destination in
             image.pixels.withUnsafeBufferPointer { source in
@@ -59,8 +60,8 @@ public struct GaussianBlur: Sendable {
         return try! Image(width: image.width, height: image.height, premultipliedRGBA: pixels)
     }
 
-    /// The blurred coverage mask.
-    public func apply(to mask: CoverageMask, threads: Int = defaultThreadCount) -> CoverageMask {
+    /// The blurred coverage mask (threads as for an image).
+    public func apply(to mask: CoverageMask, threads: Int? = nil) -> CoverageMask {
         guard BlurPlan(sigma: sigma) != .copy, mask.width > 0, mask.height > 0 else { return mask }
         let values = HugePages.bytes(count: mask.values.count) { destination in
             mask.values.withUnsafeBufferPointer { source in
@@ -76,9 +77,12 @@ public struct GaussianBlur: Sendable {
     static let samplesPerThread = 1 << 16
 
     private func run(width: Int, height: Int, channels: Int, source: UnsafePointer<UInt8>,
-                     destination: UnsafeMutablePointer<UInt8>, threads requested: Int) {
+                     destination: UnsafeMutablePointer<UInt8>, threads requested: Int?) {
         let plan = BlurPlan(sigma: sigma)
-        let threads = min(requested, max(1, width * height * channels / Self.samplesPerThread))
+        // A label-sized picture stays on this thread without asking how many cores there are
+        // (that reads cgroup files: about 20 µs of a one-label process).
+        let sharable = max(1, width * height * channels / Self.samplesPerThread)
+        let threads = sharable == 1 ? 1 : min(requested ?? defaultThreadCount, sharable)
         guard width > 0, height > 0, plan != .copy else { return }
         let kernels = kernelTable ?? (variant ?? .active).kernels
         let lanes = Int(BL_LANES)

@@ -72,7 +72,7 @@ extension LabelPipeline {
     /// `canvas` overrides the style's (animation levels share the largest radius's canvas).
     public func colorPicture(_ text: RenderedText, atLeast other: RenderedText? = nil, padding: Int,
                              radius: Double, canvas: (width: Int, height: Int)? = nil,
-                             threads: Int = defaultThreadCount) throws -> (image: Image, clipped: Bool) {
+                             threads: Int? = nil) throws -> (image: Image, clipped: Bool) {
         guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
         var ink = try ColorLabelComposer.ink(text, color: style.color)
         ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)

@@ -66,8 +66,9 @@ public struct LabelPipeline: Sendable {
 
     // MARK: - blur and composite
 
-    /// `mask` blurred with a Gaussian of standard deviation `radius` px (transparent edges).
-    public func blurred(_ mask: CoverageMask, radius: Double, threads: Int = defaultThreadCount) throws -> CoverageMask {
+    /// `mask` blurred with a Gaussian of standard deviation `radius` px (transparent edges), on up
+    /// to `threads` threads (nil: every core, when the mask is large enough to share).
+    public func blurred(_ mask: CoverageMask, radius: Double, threads: Int? = nil) throws -> CoverageMask {
         guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
         return try GaussianBlur(sigma: radius, edges: .transparent).apply(to: mask, threads: threads)
     }

@@ -136,10 +136,17 @@ public enum FileIO {
         _ = fchmod(fd, existing.st_mode & 0o7777)
     }
 
+    /// `length` (at most 12) letters and digits from one draw of the system's generator (one
+    /// `getrandom` call, not one a character).
     private static func randomName(length: Int) -> String {
+        precondition(length <= 12, "36^length must fit 64 bits")
         let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         var generator = SystemRandomNumberGenerator()
-        return String((0..<length).map { _ in letters[Int(generator.next(upperBound: UInt32(letters.count)))] })
+        var value = generator.next(upperBound: (0..<length).reduce(UInt64(1)) { power, _ in power * 36 })
+        return String((0..<length).map { _ in
+            defer { value /= 36 }
+            return letters[Int(value % 36)]
+        })
     }
 
     private static func writeFailureText(_ code: Int32, folder: String) -> String {
