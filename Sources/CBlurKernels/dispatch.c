@@ -21,19 +21,12 @@ extern const bl_kernels bl_kernels_v2, bl_kernels_avx, bl_kernels_avx2, bl_kerne
 
 #if defined(BL_HAS_BUILTIN)
 /* Another C library: the compiler's own CPU survey. */
-static int bl_builtin_has_SSE4_2(void) { return __builtin_cpu_supports("sse4.2"); }
-static int bl_builtin_has_POPCNT(void) { return __builtin_cpu_supports("popcnt"); }
-static int bl_builtin_has_SSSE3(void) { return __builtin_cpu_supports("ssse3"); }
-static int bl_builtin_has_AVX(void) { return __builtin_cpu_supports("avx"); }
-static int bl_builtin_has_AVX2(void) { return __builtin_cpu_supports("avx2"); }
-static int bl_builtin_has_FMA(void) { return __builtin_cpu_supports("fma"); }
-static int bl_builtin_has_BMI1(void) { return __builtin_cpu_supports("bmi"); }
-static int bl_builtin_has_BMI2(void) { return __builtin_cpu_supports("bmi2"); }
-static int bl_builtin_has_AVX512F(void) { return __builtin_cpu_supports("avx512f"); }
-static int bl_builtin_has_AVX512BW(void) { return __builtin_cpu_supports("avx512bw"); }
-static int bl_builtin_has_AVX512DQ(void) { return __builtin_cpu_supports("avx512dq"); }
-static int bl_builtin_has_AVX512VL(void) { return __builtin_cpu_supports("avx512vl"); }
-static int bl_builtin_has_AVX512CD(void) { return __builtin_cpu_supports("avx512cd"); }
+#define BL_BUILTIN_HAS(feature, name) \
+    static int bl_builtin_has_##feature(void) { return __builtin_cpu_supports(name); }
+BL_BUILTIN_HAS(SSE4_2, "sse4.2") BL_BUILTIN_HAS(POPCNT, "popcnt") BL_BUILTIN_HAS(SSSE3, "ssse3")
+BL_BUILTIN_HAS(AVX, "avx") BL_BUILTIN_HAS(AVX2, "avx2") BL_BUILTIN_HAS(FMA, "fma") BL_BUILTIN_HAS(BMI1, "bmi")
+BL_BUILTIN_HAS(BMI2, "bmi2") BL_BUILTIN_HAS(AVX512F, "avx512f") BL_BUILTIN_HAS(AVX512BW, "avx512bw")
+BL_BUILTIN_HAS(AVX512DQ, "avx512dq") BL_BUILTIN_HAS(AVX512VL, "avx512vl") BL_BUILTIN_HAS(AVX512CD, "avx512cd")
 #endif
 
 int bl_isa_supported(int isa) {
