@@ -14,12 +14,12 @@ public struct Image: Equatable, Sendable {
         self.height = height
         let p = fill.premultiplied
         pixels = HugePages.bytes(count: width * height * 4) { buffer in
-            if p == (0, 0, 0, 0) {
-                buffer.initialize(repeating: 0)
-            } else {
-                for i in 0..<(width * height) {
-                    buffer[i * 4] = p.0; buffer[i * 4 + 1] = p.1; buffer[i * 4 + 2] = p.2; buffer[i * 4 + 3] = p.3
-                }
+            // One 32-bit pattern per pixel, R G B A in memory order (a vectorized fill; byte by byte
+            // it was a twentieth of a one-label process's instructions in our own code).
+            let pixel = (UInt32(p.0) | UInt32(p.1) << 8 | UInt32(p.2) << 16 | UInt32(p.3) << 24).littleEndian
+            guard let base = buffer.baseAddress else { return }
+            base.withMemoryRebound(to: UInt32.self, capacity: width * height) { words in
+                words.initialize(repeating: pixel, count: width * height)
             }
         }
     }
