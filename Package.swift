@@ -60,7 +60,7 @@ let package = Package(
             path: "Benchmarks/Sources/blurlabel-device"
         ),
         // The benchmarks' shared test picture.
-        .target(name: "BenchPictures", path: "Benchmarks/Sources/BenchPictures"),
+        .target(name: "BenchPictures", dependencies: ["BlurredLabelCore"], path: "Benchmarks/Sources/BenchPictures"),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
         // Test only: the AVX-512 kernels' source built for any x86-64, its AVX-512 instructions

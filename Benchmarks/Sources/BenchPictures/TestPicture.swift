@@ -1,3 +1,5 @@
+import BlurredLabelCore
+
 /// The benchmarks' test picture, shared by `blurlabel-bench` and `blurlabel-device`: hard-edged
 /// content (a grid of 1-px lines, noise, stripes in 64-px blocks), deterministic, premultiplied
 /// when it has four channels (colour at or below alpha).
@@ -28,4 +30,10 @@ public func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
         }
     }
     return out
+}
+
+/// The square RGBA picture and mask the blur benchmarks time, `size` pixels a side.
+public func testPictures(size: Int) throws -> (rgba: Image, mask: CoverageMask) {
+    (try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4)),
+     try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1)))
 }

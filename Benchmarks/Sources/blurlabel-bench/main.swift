@@ -18,8 +18,7 @@ do {
         // BENCH_THREADS: worker threads per blur (default: every core); BLURLABEL_ISA forces a CPU variant;
         // BENCH_KINDS: the pictures to blur (default rgba,mask), e.g. one alone under valgrind.
         let threads = Int(ProcessInfo.processInfo.environment["BENCH_THREADS"] ?? "") ?? defaultThreadCount
-        let rgba = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
-        let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
+        let (rgba, mask) = try testPictures(size: size)
         if let dir = outDir {
             try FileIO.write(rgba.pixels, to: "\(dir)/input-rgba.raw")
             try FileIO.write(mask.values, to: "\(dir)/input-mask.raw")
@@ -45,8 +44,7 @@ do {
         // machine whose load changes affects both alike. The test pictures are as in `blur`; the
         // optional first argument is a folder to write them to (input-rgba.raw, input-mask.raw).
         let size = Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!
-        let rgba = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
-        let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
+        let (rgba, mask) = try testPictures(size: size)
         if args.count > 2 {
             try FileIO.write(rgba.pixels, to: "\(args[2])/input-rgba.raw")
             try FileIO.write(mask.values, to: "\(args[2])/input-mask.raw")

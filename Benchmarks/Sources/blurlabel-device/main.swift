@@ -105,8 +105,7 @@ func measureScaling(arguments: [String]) {
     print("\(size)x\(size), best of \(repeats), variant \(BlurKernelVariant.active.rawValue), \(defaultThreadCount) cores")
     print("picture sigma threads ms speed-up")
     do {
-        let image = try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4))
-        let mask = try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
+        let (image, mask) = try testPictures(size: size)
         for kind in ["rgba", "mask"] {
             for sigma in sigmas {
                 let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
