@@ -8,6 +8,10 @@ against a float64 sampled Gaussian (support ±6σ, edges repeated), in 8-bit lev
 and the mean difference from the rounded reference. Then blurlabel's time as a ratio to each peer
 at the same thread count (below 1 means blurlabel is faster). Rows are given for every core and
 for one core (--threads), and for each forced CPU variant of blurlabel (--isa: BLURLABEL_ISA).
+--emulate no-avx2 (or no-avx) measures, on this CPU, what a CPU without AVX2 (or without AVX) would
+run: blurlabel's avx (or v2) variant against OpenCV with its AVX2 and AVX-512 (and AVX) code paths
+switched off through OPENCV_CPU_DISABLE, which OpenCV reads when it is imported. libvips and Pillow
+are left out there: their vector code cannot be limited the same way.
 --plot writes ms against σ (log scales) for blurlabel, OpenCV and libvips as a PNG (matplotlib).
 Run it with Benchmarks/run-blur (README).
 """
@@ -52,13 +56,40 @@ def set_threads(count):
         pass
 
 
-def peers():
+# What --emulate switches off in OpenCV (its names for them), and the blurlabel variant that runs.
+EMULATED = {
+    "no-avx2": (["AVX2", "FMA3", "AVX512F"], "avx"),
+    "no-avx": (["AVX", "AVX2", "FMA3", "FP16", "AVX512F"], "v2"),
+}
+
+
+def emulate(name):
+    """Switches OpenCV's code paths above `name`'s CPU off (before cv2 is imported); returns the
+    blurlabel variant to run. Features this CPU lacks are not named (OpenCV warns about those)."""
+    flags = set()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        pass
+    present = {"AVX": "avx", "AVX2": "avx2", "FMA3": "fma", "FP16": "f16c", "AVX512F": "avx512f"}
+    features, variant = EMULATED[name]
+    os.environ["OPENCV_CPU_DISABLE"] = ",".join(f for f in features if present[f] in flags)
+    return variant
+
+
+def peers(only_opencv=False):
     found = {}
     try:
         import cv2
         found["OpenCV " + cv2.__version__] = lambda img, s: cv2.GaussianBlur(img, (0, 0), sigmaX=s, sigmaY=s, borderType=cv2.BORDER_REPLICATE)
     except ImportError:
         print("(OpenCV not installed: skipped)")
+    if only_opencv:
+        return found
     try:
         from PIL import Image, ImageFilter, __version__ as pil_version
 
@@ -116,7 +147,7 @@ class Ours:
         self.process.wait()
 
 
-def plot(path, results, sigmas, n, cores):
+def plot(path, results, sigmas, n, cores, emulated=None):
     """ms against σ, log scales: blurlabel beside OpenCV and libvips, every core (solid) and one core (dashed)."""
     import matplotlib
     matplotlib.use("Agg")
@@ -143,7 +174,8 @@ def plot(path, results, sigmas, n, cores):
         ax.set_xticks(sigmas)
         ax.set_xticklabels([f"{s:g}" for s in sigmas])
     axes[0].legend(fontsize=7.5)
-    fig.suptitle("Gaussian blur time against σ (lower is better)")
+    fig.suptitle("Gaussian blur time against σ (lower is better)"
+                 + (f", a CPU {emulated.replace('no-', 'without ').upper().replace('WITHOUT ', 'without ')} emulated" if emulated else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print(f"plot written to {path}")
@@ -157,12 +189,19 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--threads", default="all,1", help="thread counts to measure: all (every core) and/or numbers")
     parser.add_argument("--isa", default="auto", help="blurlabel CPU variants to run (BLURLABEL_ISA): auto,baseline,v2,avx,avx2,avx512")
+    parser.add_argument("--emulate", choices=sorted(EMULATED), help="a CPU without AVX2 (or AVX): blurlabel's variant for it against OpenCV limited to it")
     parser.add_argument("--plot", help="write the ms-against-σ plot to this PNG")
     args = parser.parse_args()
     sigmas = [float(s) for s in args.sigmas.split(",")]
     thread_counts = [None if t == "all" else int(t) for t in args.threads.split(",")]
     isas = args.isa.split(",")
-    libraries = peers()
+    if args.emulate:
+        variant = emulate(args.emulate)
+        if args.isa == "auto":
+            isas = [variant]
+        print(f"emulating a CPU {args.emulate}: "
+              f"OpenCV with OPENCV_CPU_DISABLE={os.environ['OPENCV_CPU_DISABLE']}, blurlabel's {','.join(isas)} variant")
+    libraries = peers(only_opencv=bool(args.emulate))
     n = args.size
     cores = os.cpu_count()
     results = {}  # (name, threads) -> {(kind, sigma): seconds}
@@ -226,7 +265,9 @@ def main():
     set_threads(None)
     print("load average %.1f %.1f %.1f at the end" % os.getloadavg())
     if args.plot:
-        plot(args.plot, {k: v for k, v in results.items() if not k[0].startswith("blurlabel (")}, sigmas, n, cores)
+        # blurlabel's default variant only, or the emulated CPU's variant with --emulate
+        plot(args.plot, {k: v for k, v in results.items() if args.emulate or not k[0].startswith("blurlabel (")}, sigmas, n, cores,
+             emulated=args.emulate)
 
 
 if __name__ == "__main__":
