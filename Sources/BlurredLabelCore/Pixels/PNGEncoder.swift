@@ -14,6 +14,9 @@ public struct PNGEncoder: Sendable {
 
     public enum Strategy: Int32, Sendable { case automatic = -1, standard = 0, filtered = 1, runLength = 3 }
 
+    /// Tests: every image through libpng, even those `SmallPNGWriter` writes (the same bytes).
+    var libpngOnly = false
+
     /// Images up to this many pixels count as small for `.automatic`.
     public static let smallImagePixels = 65_536
     /// From this many pixels `.automatic` compresses on every core (see `ParallelPNGWriter`).
@@ -68,6 +71,13 @@ public struct PNGEncoder: Sendable {
             // Paeth suits grey and colour rows; palette indices compress best unfiltered (libpng's choice).
             if small && filters == nil && plan.colorType != 3 { filters = .paeth }
         }
+        if strategy == .runLength && compressionLevel > 0 && !libpngOnly,
+           let filter = Self.smallWriterFilter(filters, plan: plan),
+           let file = SmallPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height, plan: plan,
+                                            filter: filter, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
+                                            level: compressionLevel) {
+            return file
+        }
         var out = blpng_encoded()
         let status = rows.withUnsafeBufferPointer { rowBuffer in
             paletteRGB.withUnsafeBufferPointer { rgb in
@@ -90,6 +100,18 @@ public struct PNGEncoder: Sendable {
             throw PNGError.encodeFailed(reason: message.isEmpty ? "libpng status \(status.rawValue)" : message)
         }
         return [UInt8](UnsafeBufferPointer(start: out.bytes, count: out.count))
+    }
+
+    /// The one row filter libpng would use, when it is one `SmallPNGWriter` writes: Paeth when asked
+    /// for alone, None when asked for alone or when no filter is asked for and libpng's default is
+    /// None (a palette, or fewer than 8 bits a sample); nil otherwise (libpng's adaptive choice).
+    static func smallWriterFilter(_ filters: RowFilters?, plan: PNGColorPlan) -> SmallPNGWriter.RowFilter? {
+        switch filters {
+        case .some(.paeth): return .paeth
+        case .some(.none): return SmallPNGWriter.RowFilter.none
+        case nil where plan.colorType == 3 || plan.bitDepth < 8: return SmallPNGWriter.RowFilter.none
+        default: return nil
+        }
     }
 
     /// The image's rows in the plan's layout, and the bytes per row.

@@ -1,6 +1,7 @@
 /// PNG's per-row filters (None, Sub, Up, Average, Paeth) with libpng's choice heuristic: each row
 /// gets the filter whose output has the smallest sum of absolute values (bytes read as signed).
-/// Used by `ParallelPNGWriter`, which filters rows on several threads before deflating.
+/// Used by `ParallelPNGWriter`, which filters rows on several threads before deflating; the Paeth
+/// filter alone by `SmallPNGWriter`.
 ///
 /// Written in Swift over unsafe pointers; each filter is its own simple loop so the optimiser
 /// vectorises it. `blurlabel-bench png-filter` times it beside the C version it replaced and
@@ -26,20 +27,13 @@
                 sub[i] = row[i]
                 up[i] = row[i] &- above[i]
                 average[i] = row[i] &- (above[i] >> 1)
-                paeth[i] = row[i] &- above[i]
             }
             for i in p..<rowBytes { sub[i] = row[i] &- row[i &- p] }
             for i in p..<rowBytes { up[i] = row[i] &- above[i] }
             for i in p..<rowBytes {
                 average[i] = row[i] &- UInt8(truncatingIfNeeded: (UInt16(row[i &- p]) &+ UInt16(above[i])) >> 1)
             }
-            for i in p..<rowBytes {
-                // Wrapping arithmetic and a branch-free absolute value keep this loop vectorisable.
-                let a = Int16(row[i &- p]), b = Int16(above[i]), c = Int16(above[i &- p])
-                let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
-                let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
-                paeth[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
-            }
+            paethRow(row, above: above, count: rowBytes, bytesPerPixel: p, into: paeth)
             var best = 0, bestCost = cost(row, rowBytes)
             for k in 1...4 {
                 let sum = cost(candidates + (k - 1) * rowBytes, rowBytes)
@@ -48,6 +42,39 @@
             let destination = out + (y - rows.lowerBound) * (rowBytes + 1)
             destination[0] = UInt8(best)
             (destination + 1).update(from: best == 0 ? row : UnsafePointer(candidates + (best - 1) * rowBytes), count: rowBytes)
+        }
+    }
+
+    /// Every row Paeth-filtered (PNG filter type 4), as libpng writes them when Paeth is the only
+    /// filter allowed: one type byte then `rowBytes` bytes per row, from `out`. `SmallPNGWriter`.
+    static func paethRows(pixels: UnsafePointer<UInt8>, rowBytes: Int, bytesPerPixel: Int, height: Int,
+                          into out: UnsafeMutablePointer<UInt8>) {
+        guard rowBytes > 0 else { return }
+        let p = min(bytesPerPixel, rowBytes)
+        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        zero.initialize(repeating: 0, count: rowBytes)
+        defer { zero.deallocate() }
+        for y in 0..<height {
+            let row = pixels + y * rowBytes
+            let destination = out + y * (rowBytes + 1)
+            destination[0] = 4
+            paethRow(row, above: y > 0 ? UnsafePointer(row - rowBytes) : UnsafePointer(zero), count: rowBytes,
+                     bytesPerPixel: p, into: destination + 1)
+        }
+    }
+
+    /// One row through the Paeth filter. The first pixel has no left neighbour (a = c = 0), so its
+    /// predictor is the byte above.
+    @inline(__always)
+    private static func paethRow(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bytesPerPixel p: Int,
+                                 into out: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<p { out[i] = row[i] &- above[i] }
+        for i in p..<count {
+            // Wrapping arithmetic and a branch-free absolute value keep this loop vectorisable.
+            let a = Int16(row[i &- p]), b = Int16(above[i]), c = Int16(above[i &- p])
+            let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
+            let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+            out[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
         }
     }
 
