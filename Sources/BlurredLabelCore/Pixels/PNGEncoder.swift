@@ -71,7 +71,9 @@ public struct PNGEncoder: Sendable {
             // Paeth suits grey and colour rows; palette indices compress best unfiltered (libpng's choice).
             if small && filters == nil && plan.colorType != 3 { filters = .paeth }
         }
-        if strategy == .runLength && compressionLevel > 0 && !libpngOnly,
+        // Small images only: the writer holds the filtered image and its compressed copy whole,
+        // where libpng streams rows (the same bytes either way).
+        if strategy == .runLength && compressionLevel > 0 && !libpngOnly && image.width * image.height <= Self.smallImagePixels,
            let filter = Self.smallWriterFilter(filters, plan: plan),
            let file = SmallPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height, plan: plan,
                                             filter: filter, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,

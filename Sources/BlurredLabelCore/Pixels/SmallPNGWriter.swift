@@ -12,9 +12,10 @@ import CZlib
 /// `blpng_encode` asks for, then lowered while the data and zlib's 262-byte lookahead fit in half
 /// of it), the zlib header it then rewrites to the smallest window that holds the data, and its
 /// IDAT chunks of 8,192 bytes, and its rule that a one-pixel-wide or one-row image is not
-/// Paeth-filtered. Handled: the run-length strategy with the Paeth filter or none, at
-/// compression levels 1–9 (level 0 stores, and zlib's stored blocks depend on how the input is
-/// handed over); `PNGEncoder` sends everything else to libpng.
+/// Paeth-filtered. Handled: images up to `PNGEncoder.smallImagePixels` with the run-length
+/// strategy and the Paeth filter or none, at compression levels 1–9 (level 0 stores, and zlib's
+/// stored blocks depend on how the input is handed over); `PNGEncoder` sends everything else to
+/// libpng.
 enum SmallPNGWriter {
     /// libpng's compressed-data buffer (PNG_ZBUF_SIZE): each IDAT holds at most this much.
     static let idatBytes = 8192
