@@ -271,7 +271,9 @@ blpng_status blpng_encode(const blpng_encode_request *request, blpng_encoded *ou
     png_set_write_fn(png, &writer, write_to_memory, flush_memory);
     png_set_compression_level(png, request->compression_level);
     /* Small images (labels) need no 32 KB window: a window the size of the data compresses the
-       same and spares zlib allocating and clearing its largest tables for every file. */
+       same and spares zlib allocating and clearing its largest tables for every file.
+       SmallPNGWriter.windowBits (Swift) repeats this choice for the files it writes without
+       libpng; SmallPNGWriterTests fails if the two ever differ. */
     {
         size_t data = (size_t)request->height * (request->row_bytes + 1);
         int bits = 9;

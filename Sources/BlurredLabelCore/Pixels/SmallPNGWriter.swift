@@ -2,11 +2,11 @@ import CZlib
 
 /// PNG files for small images (labels) compressed with zlib's run-length strategy: the same bytes
 /// libpng writes for them, without libpng's per-row path. On a one-label process libpng's scalar
-/// Paeth filter and row bookkeeping were about 0.25 M of its 3.4 M instructions (callgrind,
+/// Paeth filter and row bookkeeping were about 0.2 M of its 3.4 M instructions (callgrind,
 /// Benchmarks/run-oneshot); here the filter is one vectorised Swift loop and zlib gets the whole
 /// filtered image in one call. zlib still does all the compressing.
 ///
-/// Same bytes as libpng (`PNGEncoderTests` compares the two over every colour plan, bit depth
+/// Same bytes as libpng (`SmallPNGWriterTests` compares the two over every colour plan, bit depth
 /// and size class): the chunks libpng writes for these images (IHDR, PLTE and tRNS for a palette,
 /// IDAT, IEND), its window size for small data (the smallest power of two over the data that
 /// `blpng_encode` asks for, then lowered while the data and zlib's 262-byte lookahead fit in half
