@@ -48,21 +48,8 @@ enum ParallelPNGWriter {
         for piece in compressed { stream += piece }
         stream += APNGWriter.be32(UInt32(checksum))
 
-        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        file += APNGWriter.chunk("IHDR", APNGWriter.be32(UInt32(width)) + APNGWriter.be32(UInt32(height))
-                                 + [UInt8(plan.bitDepth), UInt8(plan.colorType), 0, 0, 0])
-        if case .palette = plan {
-            file += APNGWriter.chunk("PLTE", paletteRGB)
-            if !paletteAlpha.isEmpty { file += APNGWriter.chunk("tRNS", paletteAlpha) }
-        }
-        var offset = 0
-        repeat {
-            let end = min(stream.count, offset + pieceSize)
-            file += APNGWriter.chunk("IDAT", Array(stream[offset..<end]))
-            offset = end
-        } while offset < stream.count
-        file += APNGWriter.chunk("IEND", [])
-        return file
+        return PNGFileLayout.file(width: width, height: height, plan: plan, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
+                                  stream: stream, idatBytes: pieceSize)
     }
 
     /// One piece of a raw deflate stream: primed with `dictionary` (the data just before it),

@@ -48,22 +48,8 @@ enum SmallPNGWriter {
         guard var stream = compress(filtered, level: level, windowBits: windowBits(dataCount: dataCount)) else { return nil }
         narrowHeader(&stream, dataCount: dataCount)
 
-        var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        file.reserveCapacity(stream.count + stream.count / idatBytes * 12 + 128 + paletteRGB.count + paletteAlpha.count)
-        file += APNGWriter.chunk("IHDR", APNGWriter.be32(UInt32(width)) + APNGWriter.be32(UInt32(height))
-                                 + [UInt8(plan.bitDepth), UInt8(plan.colorType), 0, 0, 0])
-        if case .palette = plan {
-            file += APNGWriter.chunk("PLTE", paletteRGB)
-            if !paletteAlpha.isEmpty { file += APNGWriter.chunk("tRNS", paletteAlpha) }
-        }
-        var offset = 0
-        while offset < stream.count {
-            let end = min(stream.count, offset + idatBytes)
-            file += APNGWriter.chunk("IDAT", Array(stream[offset..<end]))
-            offset = end
-        }
-        file += APNGWriter.chunk("IEND", [])
-        return file
+        return PNGFileLayout.file(width: width, height: height, plan: plan, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
+                                  stream: stream, idatBytes: idatBytes)
     }
 
     static func bitsPerPixel(_ plan: PNGColorPlan) -> Int {
