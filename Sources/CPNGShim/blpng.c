@@ -270,17 +270,9 @@ blpng_status blpng_encode(const blpng_encode_request *request, blpng_encoded *ou
     }
     png_set_write_fn(png, &writer, write_to_memory, flush_memory);
     png_set_compression_level(png, request->compression_level);
-    /* Small images (labels) need no 32 KB window: a window the size of the data compresses the
-       same and spares zlib allocating and clearing its largest tables for every file.
-       SmallPNGWriter.windowBits (Swift) repeats this choice for the files it writes without
-       libpng; SmallPNGWriterTests fails if the two ever differ. */
-    {
-        size_t data = (size_t)request->height * (request->row_bytes + 1);
-        int bits = 9;
-        while (bits < 15 && ((size_t)1 << bits) < data) bits++;
-        png_set_compression_window_bits(png, bits);
-        png_set_compression_mem_level(png, 8);
-    }
+    /* The window comes from PNGEncoder.windowBits (small data needs no 32 KB window). */
+    png_set_compression_window_bits(png, request->window_bits);
+    png_set_compression_mem_level(png, 8);
     if (request->filters) png_set_filter(png, PNG_FILTER_TYPE_BASE, request->filters);
     if (request->strategy) png_set_compression_strategy(png, request->strategy);
     png_set_IHDR(png, info, request->width, request->height, request->bit_depth, request->color_type,

@@ -26,6 +26,17 @@ public enum PNGColorPlan: Equatable, Sendable {
         }
     }
 
+    /// The distance in bytes from a byte to the same byte of the pixel before, as PNG's row filters
+    /// use it: whole bytes a pixel, at least one (packed low-bit-depth samples count as one byte).
+    var filterBytesPerPixel: Int {
+        switch self {
+        case .rgba: return 4
+        case .rgb: return 3
+        case .greyAlpha: return 2
+        case .grey, .palette: return 1
+        }
+    }
+
     /// The smallest exact plan for all of `images` together (an animation's frames share one).
     public static func smallest(for images: [Image]) -> PNGColorPlan {
         // First the cheap question most labels answer yes to: opaque grey?

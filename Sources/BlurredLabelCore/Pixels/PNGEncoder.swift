@@ -91,7 +91,7 @@ public struct PNGEncoder: Sendable {
                         palette_rgb: rgb.baseAddress, palette_count: Int32(rgb.count / 3),
                         palette_alpha: alpha.baseAddress, trans_count: Int32(alpha.count),
                         compression_level: Int32(compressionLevel), filters: filters?.rawValue ?? 0,
-                        strategy: strategy.rawValue)
+                        strategy: strategy.rawValue, window_bits: Self.windowBits(dataCount: image.height * (rowBytes + 1)))
                     return blpng_encode(&request, &out)
                 }
             }
@@ -102,6 +102,16 @@ public struct PNGEncoder: Sendable {
             throw PNGError.encodeFailed(reason: message.isEmpty ? "libpng status \(status.rawValue)" : message)
         }
         return [UInt8](UnsafeBufferPointer(start: out.bytes, count: out.count))
+    }
+
+    /// The zlib window asked of libpng for `dataCount` bytes of filtered rows: the smallest power of
+    /// two from 2^9 that holds them (2^15 at most). Small images (labels) need no 32 KB window: one
+    /// the size of the data compresses the same and spares zlib allocating and clearing its largest
+    /// tables for every file. `SmallPNGWriter` starts from the same value.
+    static func windowBits(dataCount: Int) -> Int32 {
+        var bits: Int32 = 9
+        while bits < 15 && (1 << bits) < dataCount { bits += 1 }
+        return bits
     }
 
     /// The one row filter libpng would use, when it is one `SmallPNGWriter` writes: Paeth when asked

@@ -11,16 +11,9 @@ enum ParallelPNGWriter {
 
     static func encode(rows: [UInt8], rowBytes: Int, width: Int, height: Int, plan: PNGColorPlan,
                        paletteRGB: [UInt8], paletteAlpha: [UInt8], level: Int, threads: Int) throws -> [UInt8] {
-        let bytesPerPixel: Int
-        switch plan {
-        case .rgba: bytesPerPixel = 4
-        case .rgb: bytesPerPixel = 3
-        case .greyAlpha: bytesPerPixel = 2
-        case .grey, .palette: bytesPerPixel = 1
-        }
+        let bytesPerPixel = plan.filterBytesPerPixel
         let filteredCount = height * (rowBytes + 1)
-        let filtered = [UInt8](unsafeUninitializedCapacity: filteredCount) { out, count in
-            if let base = out.baseAddress { HugePages.advise(base, byteCount: filteredCount) }
+        let filtered = HugePages.bytes(count: filteredCount) { out in
             rows.withUnsafeBufferPointer { source in
                 let src = UnsafeSendable(source.baseAddress!), dst = UnsafeSendable(out.baseAddress!)
                 parallelRanges(height, threads: threads) { range in
@@ -28,7 +21,6 @@ enum ParallelPNGWriter {
                                         into: dst.pointer + range.lowerBound * (rowBytes + 1))
                 }
             }
-            count = filteredCount
         }
         let pieceCount = (filteredCount + pieceSize - 1) / pieceSize
         let results = filtered.withUnsafeBufferPointer { data in

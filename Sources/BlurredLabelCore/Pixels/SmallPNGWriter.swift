@@ -8,9 +8,8 @@ import CZlib
 ///
 /// Same bytes as libpng (`SmallPNGWriterTests` compares the two over every colour plan, bit depth
 /// and size class): the chunks libpng writes for these images (IHDR, PLTE and tRNS for a palette,
-/// IDAT, IEND), its window size for small data (the smallest power of two over the data that
-/// `blpng_encode` asks for, then lowered while the data and zlib's 262-byte lookahead fit in half
-/// of it), the zlib header it then rewrites to the smallest window that holds the data, and its
+/// IDAT, IEND), its window size for small data (the one `PNGEncoder.windowBits` asks libpng for,
+/// then lowered while the data and zlib's 262-byte lookahead fit in half of it), the zlib header it then rewrites to the smallest window that holds the data, and its
 /// IDAT chunks of 8,192 bytes, and its rule that a one-pixel-wide or one-row image is not
 /// Paeth-filtered. Handled: images up to `PNGEncoder.smallImagePixels` with the run-length
 /// strategy and the Paeth filter or none, at compression levels 1–9 (level 0 stores, and zlib's
@@ -26,7 +25,6 @@ enum SmallPNGWriter {
     static func encode(rows: [UInt8], rowBytes: Int, width: Int, height: Int, plan: PNGColorPlan, filter: RowFilter,
                        paletteRGB: [UInt8], paletteAlpha: [UInt8], level: Int) -> [UInt8]? {
         let dataCount = height * (rowBytes + 1)
-        let bytesPerPixel = max(1, bitsPerPixel(plan) / 8)
         // libpng drops the filters that need a row above (height 1) or a pixel to the left (width 1);
         // Paeth needs both, so such an image is written unfiltered.
         let filter = width == 1 || height == 1 ? RowFilter.none : filter
@@ -35,7 +33,8 @@ enum SmallPNGWriter {
                 guard let pixels = source.baseAddress, let destination = out.baseAddress else { return }
                 switch filter {
                 case .paeth:
-                    PNGRowFilter.paethRows(pixels: pixels, rowBytes: rowBytes, bytesPerPixel: bytesPerPixel, height: height, into: destination)
+                    PNGRowFilter.paethRows(pixels: pixels, rowBytes: rowBytes, bytesPerPixel: plan.filterBytesPerPixel,
+                                           height: height, into: destination)
                 case .none:
                     for y in 0..<height {
                         destination[y * (rowBytes + 1)] = 0
@@ -52,25 +51,15 @@ enum SmallPNGWriter {
                                   stream: stream, idatBytes: idatBytes)
     }
 
-    static func bitsPerPixel(_ plan: PNGColorPlan) -> Int {
-        switch plan {
-        case .rgba: return 32
-        case .rgb: return 24
-        case .greyAlpha: return 16
-        case let .grey(depth), let .palette(_, depth): return depth
-        }
-    }
-
-    /// The window `blpng_encode` asks libpng for (the smallest power of two from 2^9 that holds the
-    /// data), then as libpng lowers it for data of 16 KB or less: halved while the data plus zlib's
-    /// 262 bytes of lookahead still fit in half of it.
+    /// The window libpng compresses with: the one `PNGEncoder.windowBits` asks for, then as libpng
+    /// lowers it for data of 16 KB or less: halved while the data plus zlib's 262 bytes of
+    /// lookahead still fit in half of it.
     static func windowBits(dataCount: Int) -> Int32 {
-        var bits = 9
-        while bits < 15 && (1 << bits) < dataCount { bits += 1 }
+        var bits = PNGEncoder.windowBits(dataCount: dataCount)
         if dataCount <= 16384 {
             while dataCount + 262 <= 1 << (bits - 1) { bits -= 1 }
         }
-        return Int32(bits)
+        return bits
     }
 
     /// zlib's memory level: its symbol buffer (2^(level + 6) symbols) ends a block when it fills,

@@ -60,6 +60,7 @@ typedef struct {
     int compression_level;        /* zlib level 0-9 */
     int filters;                  /* PNG_FILTER_* mask, or 0 for libpng's choice */
     int strategy;                 /* zlib strategy: 0 default, 1 filtered, 3 run-length (Z_RLE) */
+    int window_bits;              /* zlib window asked of libpng, 9-15 (PNGEncoder.windowBits) */
 } blpng_encode_request;
 
 /// Encodes one image to PNG bytes in memory.
