@@ -17,14 +17,20 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
-        systemLibrary("CFriBiDi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
+        // FriBiDi and jansson are linked from Debian's static archives (their module maps name
+        // `libfribidi.a` and `libjansson.a`; no pkg-config, whose flags would link the shared
+        // library too): each shared library costs every process start its opening, mapping,
+        // relocation and symbol searches, about 0.07 ms each of a one-label run
+        // (Benchmarks/run-oneshot). HarfBuzz, FreeType, libpng and zlib stay shared: Debian ships
+        // no static HarfBuzz, and HarfBuzz loads the shared FreeType, libpng and zlib anyway.
+        .systemLibrary(name: "CFriBiDi", providers: [.apt(["libfribidi-dev"])]),
         // fontconfig's header only, not linked: Text/Fontconfig.swift opens the library when a family
         // name or system fallback first needs it, so most process starts never load it.
         .systemLibrary(name: "CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: ["zlib1g-dev"]),
         // JSON for batch manifests and the comparison report (FoundationEssentials' coders would
         // add about 0.4 ms to every process start of the statically linked binary: README).
-        systemLibrary("CJansson", pkgConfig: "jansson", apt: ["libjansson-dev"]),
+        .systemLibrary(name: "CJansson", providers: [.apt(["libjansson-dev"])]),
         // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).

@@ -1,4 +1,4 @@
-#include <fribidi.h>
+#include <fribidi/fribidi.h>
 
 /* FriBiDi's paragraph types are macros Swift cannot import; these name them. */
 static inline FriBidiParType bl_fribidi_par_ltr(void) { return FRIBIDI_PAR_LTR; }
