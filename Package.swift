@@ -20,7 +20,7 @@ let package = Package(
         // FriBiDi and jansson are linked from Debian's static archives (their module maps name
         // `libfribidi.a` and `libjansson.a`; no pkg-config, whose flags would link the shared
         // library too): each shared library costs every process start its opening, mapping,
-        // relocation and symbol searches, about 0.07 ms each of a one-label run
+        // relocation and symbol searches, about 0.15 ms each of a one-label run
         // (Benchmarks/run-oneshot). HarfBuzz, FreeType, libpng and zlib stay shared: Debian ships
         // no static HarfBuzz, and HarfBuzz loads the shared FreeType, libpng and zlib anyway.
         .systemLibrary(name: "CFriBiDi", providers: [.apt(["libfribidi-dev"])]),
