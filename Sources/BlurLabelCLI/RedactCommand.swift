@@ -90,7 +90,7 @@ enum RedactCommand {
             throw UsageError(message: "region \(index + 1): '\(text)' is not X,Y,W,H[:MODE] with whole numbers")
         }
         let n = numbers.map { $0! }
-        guard n.allSatisfy({ abs($0) <= 1 << 24 }) else { throw UsageError(message: "region \(index + 1): '\(text)' is out of range") }
+        guard n.allSatisfy({ $0.magnitude <= 1 << 24 }) else { throw UsageError(message: "region \(index + 1): '\(text)' is out of range") }
         return (Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3]), parts.count == 2 ? String(parts[1]) : nil)
     }
 }

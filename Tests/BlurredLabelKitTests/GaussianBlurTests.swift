@@ -84,6 +84,18 @@ struct GaussianBlurTests {
     /// workers, the mask over two. Row ranges of odd length make the small-σ FIR compute some
     /// rows alone and pair the others differently from one thread (radius 1 to 4 run unrolled
     /// copies of it, hence σ 0.25 and 0.7).
+    /// Below about 1e-162 a sigma's square underflows to 0; the kernel's centre tap was then
+    /// 0 / 0 and the blur stopped the process. It is a blur like σ 0.1: each level kept, ±1.
+    @Test("a sigma whose square underflows is a blur like any tiny one", arguments: [1e-162, 1e-200, 5e-324])
+    func underflowingSigma(sigma: Double) throws {
+        var random = TestRandom(state: 5)
+        let values = (0..<(37 * 23)).map { _ in random.next() }
+        let mask = try CoverageMask(width: 37, height: 23, values: values)
+        let tiny = try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: mask)
+        #expect(tiny == (try GaussianBlur(sigma: 0.1, edges: .clamp).apply(to: mask)))
+        #expect(zip(tiny.values, values).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
     @Test("identical bytes whatever the thread count", arguments: [0.25, 0.7, 1.0, 2.5, 8.0, 50.0])
     func threadCountInvariance(sigma: Double) throws {
         var random = TestRandom(state: 11)

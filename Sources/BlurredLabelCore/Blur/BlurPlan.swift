@@ -42,7 +42,9 @@ struct FIRKernel: Equatable {
     /// rounding (±3σ was measured at 0.84, too close to the one-level bound).
     init(sigma: Double) {
         let radius = max(1, Int((3.5 * sigma).rounded(.up)))
-        let raw = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        // The centre tap is 1 outright: for a sigma so small that its square underflows to 0,
+        // 0 / 0 would make it NaN (the side taps' -k² / 0 is -infinity, whose exp is 0).
+        let raw = (0...radius).map { $0 == 0 ? 1 : exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = raw[0] + 2 * raw.dropFirst().reduce(0, +)
         weights = raw.map { $0 / total }
     }
