@@ -76,6 +76,9 @@ extension CommandSpec {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
+        // With --secure the text is a secret: no message may quote an argument, which might be it.
+        let secret = options.contains { $0.name == "--secure" } && arguments.contains("--secure")
+        let textHint = positionals.contains("TEXT") ? "; a TEXT that starts with '-' goes after '--'" : ""
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -91,7 +94,10 @@ extension CommandSpec {
                 inline = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
-                throw UsageError(message: "unknown option '\(name)' for '\(self.name)' (see 'blurlabel \(self.name) --help')")
+                if secret {
+                    throw UsageError(message: "argument \(index) is not an option of '\(self.name)' (not quoted: --secure never shows the arguments\(textHint))")
+                }
+                throw UsageError(message: "unknown option '\(name)' for '\(self.name)' (see 'blurlabel \(self.name) --help'\(textHint))")
             }
             if let valueName = option.value {
                 let value: String
@@ -117,6 +123,9 @@ extension CommandSpec {
             throw UsageError(message: "'\(name)' needs \(positionals[parsed.positionals.count]) (usage: \(usage))")
         }
         if parsed.positionals.count > positionals.count {
+            if secret {
+                throw UsageError(message: "\(parsed.positionals.count) arguments where '\(name)' takes \(positionals.count) (not quoted: --secure never shows the arguments; quote a TEXT with spaces) (usage: \(usage))")
+            }
             throw UsageError(message: "unexpected argument '\(parsed.positionals[positionals.count])' (usage: \(usage))")
         }
         return parsed
