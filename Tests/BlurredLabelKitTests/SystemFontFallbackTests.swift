@@ -90,13 +90,33 @@ struct FontFileTests {
         #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) { try Font(path: folder.path + "/none.ttf") }
         let empty = folder.appendingPathComponent("empty.ttf").path
         try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
-        #expect(throws: FontError.self) { try Font(path: empty) }
+        #expect(throws: FontError.notAFont(name: empty, reason: "the file is empty")) { try Font(path: empty) }
+        // A FIFO is refused at once (opening one to read used to wait for a writer for ever).
+        let fifo = folder.appendingPathComponent("fifo.ttf").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: FontError.cannotRead(path: fifo)) { try Font(path: fifo) }
+        // A 3 GB file of nothing (sparse) is mapped, not read: refused at the cost of a page or
+        // two, where reading it first took 3 GB of memory.
+        let huge = folder.appendingPathComponent("huge.ttf").path
+        try #require(FileManager.default.createFile(atPath: huge, contents: Data()))
+        try #require(truncate(huge, 3 << 30) == 0)
+        let before = residentKilobytes()
+        #expect(throws: FontError.self) { try Font(path: huge) }
+        // (Other tests run meanwhile in this process, so the bound is loose: far below 3 GB.)
+        #expect(residentKilobytes() - before < 1 << 20, "resident memory grew by \(residentKilobytes() - before) KB")
         // A font read from its file is the same font as from its bytes.
         let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("fonts/colr-test.ttf").path
         let fromFile = try Font(path: path)
         let fromBytes = try Font(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: "colr")
         #expect(fromFile.unitsPerEm == 1000 && fromFile.ascender == fromBytes.ascender && fromFile.glyph(for: "B") == fromBytes.glyph(for: "B"))
     }
+}
+
+/// The process's resident memory now (VmRSS), in KB.
+private func residentKilobytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
 
 @Suite("Colour glyphs")

@@ -25,10 +25,10 @@ public final class Font: @unchecked Sendable {
     public let lineGap: Int
 
     let hbFont: OpaquePointer
-    /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, or
-    /// an embedded font's bytes in the binary itself (never copied, never freed).
+    /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, the
+    /// file mapped into memory, or an embedded font's bytes in the binary itself.
     let bytes: UnsafeRawBufferPointer
-    private let ownsBytes: Bool
+    private let storage: FontBytes
     /// The face's number in a collection.
     let faceIndex: Int
     /// Which embedded font this is, if it is one (decides the built-in script fallbacks).
@@ -44,14 +44,15 @@ public final class Font: @unchecked Sendable {
     private let spare: LockedValue<OwnedFace?>
 
     /// Loads face `index` of a font file (TTF, OTF, or a TTC collection).
-    /// The file is read once, straight into the font's own buffer (a 10 MB emoji font is not
-    /// copied twice more on the way).
+    /// The file is mapped into memory, not read: only the pages FreeType and HarfBuzz look at
+    /// are ever loaded (a 10 MB emoji font is not copied; a huge file that is no font costs a
+    /// page), and the system shares them between processes.
     public convenience init(path: String, index: Int = 0) throws {
-        let (buffer, count) = try FontFile.read(path)
+        let mapped = try FontFile.map(path)
         do {
-            try self.init(bytes: UnsafeRawBufferPointer(buffer), count: count, owned: true, index: index, name: path, embedded: nil)
+            try self.init(bytes: mapped, count: mapped.count, storage: .mapped, index: index, name: path, embedded: nil)
         } catch {
-            buffer.deallocate()
+            munmap(UnsafeMutableRawPointer(mutating: mapped.baseAddress), mapped.count)
             throw error
         }
     }
@@ -66,7 +67,7 @@ public final class Font: @unchecked Sendable {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         copy.copyBytes(from: data)
         do {
-            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, owned: true, index: index, name: name, embedded: embedded)
+            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, storage: .allocated, index: index, name: name, embedded: embedded)
         } catch {
             copy.deallocate()
             throw error
@@ -76,11 +77,11 @@ public final class Font: @unchecked Sendable {
     /// A font over bytes that live as long as the process (an embedded font's, in the binary):
     /// nothing is copied, and only the pages FreeType and HarfBuzz read are ever touched.
     convenience init(staticBytes: UnsafeRawBufferPointer, index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
-        try self.init(bytes: staticBytes, count: staticBytes.count, owned: false, index: index, name: name, embedded: embedded)
+        try self.init(bytes: staticBytes, count: staticBytes.count, storage: .inBinary, index: index, name: name, embedded: embedded)
     }
 
     /// Checks the face and reads its metrics; on a throw the caller still owns `bytes`.
-    private init(bytes: UnsafeRawBufferPointer, count: Int, owned: Bool, index: Int, name: String,
+    private init(bytes: UnsafeRawBufferPointer, count: Int, storage: FontBytes, index: Int, name: String,
                  embedded: FontLibrary.Embedded?) throws {
         guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
         // A face of its own, to check the font and read its metrics; an embedded font keeps it
@@ -98,7 +99,7 @@ public final class Font: @unchecked Sendable {
             spare = LockedValue(nil)
         }
         self.bytes = bytes
-        self.ownsBytes = owned
+        self.storage = storage
         self.name = name
         self.byteCount = count
         self.faceIndex = index
@@ -138,7 +139,11 @@ public final class Font: @unchecked Sendable {
     deinit {
         spare.withLock { $0?.close() }
         hb_font_destroy(hbFont)
-        if ownsBytes { bytes.deallocate() }
+        switch storage {
+        case .allocated: bytes.deallocate()
+        case .mapped: munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+        case .inBinary: break
+        }
     }
 
     /// The face `init` opened, for the caller to own from now on; nil after the first call.
@@ -163,31 +168,35 @@ public final class Font: @unchecked Sendable {
     }
 }
 
-/// Reading a font file into a buffer of its own size.
+/// Where a font's bytes live, which decides how they are given back.
+enum FontBytes {
+    /// A buffer of the font's own (freed with it).
+    case allocated
+    /// A font file mapped into memory (unmapped with the font).
+    case mapped
+    /// An embedded font's bytes in the binary (never freed).
+    case inBinary
+}
+
+/// Mapping a font file into memory.
 enum FontFile {
-    /// The file's bytes in a new buffer (alignment 16, at least one byte) and their count.
-    static func read(_ path: String) throws -> (UnsafeMutableRawBufferPointer, Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The file's bytes, mapped read-only; the caller unmaps them. Only a regular file of at
+    /// least one byte is mapped: a FIFO, device or folder is refused before anything waits on it
+    /// (the open does not block), and nothing is read until FreeType looks.
+    static func map(_ path: String) throws -> UnsafeRawBufferPointer {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw FontError.cannotRead(path: path) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0, info.st_size < Int(UInt32.max) else {
             throw FontError.cannotRead(path: path)
         }
+        guard info.st_size > 0 else { throw FontError.notAFont(name: path, reason: "the file is empty") }
         let size = Int(info.st_size)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, size), alignment: 16)
-        var count = 0
-        while count < size {
-            let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break } // an error, or the file got shorter: refused below
-            count += n
-        }
-        guard count == size else {
-            buffer.deallocate()
+        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED else {
             throw FontError.cannotRead(path: path)
         }
-        return (buffer, count)
+        return UnsafeRawBufferPointer(start: start, count: size)
     }
 }
 
