@@ -19,6 +19,7 @@ enum DiffCommand {
             OptionSpec(name: "--max-diff-pixels", value: "N", help: "differing pixels allowed (default 0)"),
             OptionSpec(name: "--max-diff-ratio", value: "R", help: "share of differing pixels allowed, 0..1 (default 0)"),
             OptionSpec(name: "--count-antialiasing", help: "count anti-aliased edge pixels as differences too"),
+            CommonOptions.maxPixels,
         ],
         details: """
         The distance is pixelmatch's: 0 for equal colours, 1 for black against white. Semi-transparent
@@ -26,6 +27,8 @@ enum DiffCommand {
         The summary says "identical" only when every pixel is; it goes to standard error when a
         picture is written to standard output ('-'). An output that is one of the inputs is refused.
         --report DIR adds this pair to DIR/index.html (named after ACTUAL), beside earlier pairs.
+        Pictures of different sizes always differ; they are compared where they overlap (from the
+        top-left corner), and the diff picture marks in red what only one of them covers.
         """
     )
 
@@ -42,58 +45,70 @@ enum DiffCommand {
         }
         comparison.detectAntialiasing = !arguments.has("--count-antialiasing")
         let inputs = Array(arguments.positionals.prefix(2))
-        let actualName = reportName(inputs[1])
         let report = arguments.value("--report")
+        let artifacts = report.map { ComparisonArtifacts(folder: $0, name: reportName(inputs[1]), stem: reportStem(inputs[1])) }
         let pictures = try checkedOutputs(inputs: inputs, pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
-                                          report: report.map { ($0, ComparisonArtifacts(folder: $0, name: actualName)) })
+                                          report: report.flatMap { folder in artifacts.map { (folder, $0) } })
         // With a picture on standard output, the summary must not mix into it.
         let say = pictures.contains("-") ? output.standardError : output.standardOutput
 
-        let expected = try PNGDecoder.decode(contentsOf: inputs[0])
-        let actual = try PNGDecoder.decode(contentsOf: inputs[1])
-        let result: ImageComparison.Result
+        let maxPixels = try CommonOptions.maxPixels(arguments)
+        let expected = try PNGDecoder.decode(contentsOf: inputs[0], maxPixels: maxPixels)
+        let actual = try PNGDecoder.decode(contentsOf: inputs[1], maxPixels: maxPixels)
+        let picturesWanted = !pictures.isEmpty
+        let diff: Image?, summary: String, passes: Bool
         do {
-            result = try comparison.compare(expected: expected, actual: actual)
-        } catch let mismatch as ImageComparison.SizeMismatch {
-            if let report {
-                let artifacts = ComparisonArtifacts(folder: report, name: actualName)
-                try ComparisonReport(folder: artifacts.folder).add(ComparisonReportEntry(
-                    name: actualName, outcome: .sizeMismatch, summary: "\(mismatch)",
-                    expected: try artifacts.write(expected, as: "expected"), actual: try artifacts.write(actual, as: "actual"),
-                    acceptCommands: acceptCommands(inputs)))
-            }
-            say("\(mismatch)\n")
-            return 1
+            let result = try comparison.compare(expected: expected, actual: actual)
+            diff = picturesWanted ? try comparison.diffImage(expected: expected, result: result) : nil
+            summary = result.summary
+            passes = result.passes
+        } catch is ImageComparison.SizeMismatch {
+            // Pictures of different sizes never pass, but are still shown: the part they share
+            // compared, the rest marked, so a requested picture is never left unwritten (or stale).
+            let sizes = try comparison.compareDifferentSizes(expected: expected, actual: actual)
+            diff = sizes.diff
+            summary = sizes.summary
+            passes = false
         }
-        if arguments.value("--diff") != nil || arguments.value("--side-by-side") != nil || report != nil {
-            let diff = try comparison.diffImage(expected: expected, result: result)
+        if let diff {
             if let path = arguments.value("--diff") { try writePNG(diff, to: path) }
             if let path = arguments.value("--side-by-side") {
                 try writePNG(try comparison.sideBySide(expected: expected, diff: diff, actual: actual), to: path)
             }
-            if let report {
-                let artifacts = ComparisonArtifacts(folder: report, name: actualName)
+            if let artifacts {
                 let page = ComparisonReport(folder: artifacts.folder)
-                if result.passes {
-                    try page.remove(name: actualName)   // a pair that passes now leaves the page
+                if passes {
+                    try page.remove(name: artifacts.name)   // a pair that passes now leaves the page
                     if !Folders.exists(page.page) { try page.rebuild() }
                 } else {
+                    let sizesDiffer = expected.width != actual.width || expected.height != actual.height
                     try page.add(ComparisonReportEntry(
-                        name: actualName, outcome: .failed, summary: result.summary,
+                        name: artifacts.name, outcome: sizesDiffer ? .sizeMismatch : .failed, summary: summary,
                         expected: try artifacts.write(expected, as: "expected"), actual: try artifacts.write(actual, as: "actual"),
                         diff: try artifacts.write(diff, as: "diff"), acceptCommands: acceptCommands(inputs)))
                 }
             }
         }
-        say((result.passes ? "" : "different: ") + result.summary + "\n")
-        return result.passes ? 0 : 1
+        say((passes ? "" : "different: ") + summary + "\n")
+        return passes ? 0 : 1
     }
 
-    /// The report entry's name: ACTUAL's file name without `.png`.
+    /// The report entry's name, which a later run for the same ACTUAL replaces: ACTUAL as given,
+    /// without `.png` (and a leading `./`), so `out/a.png` and `old/a.png` are two entries.
     static func reportName(_ path: String) -> String {
         guard path != "-" else { return "stdin" }
-        let file = path.split(separator: "/").last.map(String.init) ?? path
-        return file.lowercased().hasSuffix(".png") ? String(file.dropLast(4)) : file
+        var name = path
+        while name.hasPrefix("./") { name.removeFirst(2) }
+        return name.lowercased().hasSuffix(".png") ? String(name.dropLast(4)) : name
+    }
+
+    /// What the entry's pictures are called in the report folder: ACTUAL's file name without
+    /// `.png`, and when ACTUAL is in another folder a hash of its whole name too, so pictures of
+    /// `out/a.png` and `old/a.png` do not overwrite each other and no name leads out of the folder.
+    static func reportStem(_ path: String) -> String {
+        let name = reportName(path)
+        guard let slash = name.lastIndex(of: "/") else { return name }
+        return String(name[name.index(after: slash)...]) + cFormat("-%08llx", fnv1a(name) >> 32)
     }
 
     static func acceptCommands(_ inputs: [String]) -> [String] {

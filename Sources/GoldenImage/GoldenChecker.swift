@@ -64,13 +64,18 @@ struct GoldenChecker {
             let result: ImageComparison.Result
             do {
                 result = try options.comparison.compare(expected: expected, actual: actual)
-            } catch let mismatch as ImageComparison.SizeMismatch {
-                let shownExpected = try artifacts.write(expected, as: "expected"), shownActual = try artifacts.write(actual, as: "actual")
-                let paths = [artifacts.path("expected"), artifacts.path("actual")]
+            } catch is ImageComparison.SizeMismatch {
+                // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
+                let sizes = try options.comparison.compareDifferentSizes(expected: expected, actual: actual)
+                let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"),
+                             try artifacts.write(sizes.diff, as: "diff"))
+                try artifacts.write(try options.comparison.sideBySide(expected: expected, diff: sizes.diff, actual: actual), as: "side-by-side")
+                let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
                 let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
-                try addToReport(name, .sizeMismatch, "\(mismatch)", expected: shownExpected, actual: shownActual,
+                try addToReport(name, .sizeMismatch, sizes.summary, expected: shown.0, actual: shown.1, diff: shown.2,
                                 commands: acceptCommands(name, reference, artifacts, mode: "failed"))
-                return fail("golden \(name): \(mismatch)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths), written: rewritten, paths: paths)
+                return fail("golden \(name): \(sizes.summary)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
+                            + "\n  report: \(report.page)", written: rewritten, paths: paths)
             }
             if result.passes {
                 try report.remove(name: name)

@@ -68,6 +68,26 @@ struct CommandLineTests {
         #expect(run(["blur", "--help"]).out.contains("0 to \(sigma)"))
     }
 
+    /// A radius whose square underflows (about 1e-162 and below) is in range and made every
+    /// command that blurs stop with a trap; in batch it ended the whole run.
+    @Test func underflowingRadiusIsABlurInEveryCommand() throws {
+        let folder = try temporaryFolder()
+        let picture = folder + "/in.png"
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 8, height: 8, fill: .white)), to: picture)
+        let manifest = folder + "/m.jsonl"
+        try FileIO.write(Array(("{\"text\":\"5\",\"output\":\"a.png\",\"radius\":1e-200}\n"
+                                + "{\"text\":\"6\",\"output\":\"b.png\",\"radius\":1e-200,\"secure\":true,\"format\":\"#\"}\n").utf8), to: manifest)
+        for arguments in [["render", "56", "-r", "1e-200"], ["render", "56", "-r", "1e-200", "--secure", "--format", "##"],
+                          ["blur", picture, "-r", "1e-200"], ["redact", picture, "--rect", "0,0,4,4:secure", "-r", "1e-200"],
+                          ["animate", "56", "--max-radius", "1e-200"]] {
+            let result = run(arguments + ["-o", folder + "/out.png"])
+            #expect(result.status == 0, "\(arguments): \(result.err)")
+        }
+        let batch = run(["batch", manifest, "--out", folder + "/batch"])
+        #expect(batch.status == 0, "\(batch.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/batch/a.png") && FileManager.default.fileExists(atPath: folder + "/batch/b.png"))
+    }
+
     @Test("argument errors: one line on stderr, exit 2", arguments: [
         (["bogus"], "unknown command 'bogus'"),
         (["render"], "needs TEXT"),
@@ -250,6 +270,8 @@ struct RedactCommandTests {
         (["--rect", "1,1,5,5", "--rect", "3,3,0,4"], "region 2 (3,3,0,4) has no area"),
         (["--rect", "1,1,5"], "region 1: '1,1,5' is not X,Y,W,H"),
         (["--rect", "1,1,a,5"], "region 1: '1,1,a,5' is not X,Y,W,H"),
+        (["--rect", "-9223372036854775808,0,1,1"], "region 1: '-9223372036854775808,0,1,1' is out of range"),
+        (["--rect", "0,0,1,-9223372036854775808"], "is out of range"),
         (["--rect", "1,1,5,5:blurry"], "unknown mode 'blurry'"),
         (["--rect", "1,1,5,5", "--mode", "smear"], "unknown mode 'smear'"),
         ([] as [String], "give at least one --rect"),
@@ -278,6 +300,25 @@ struct SecureCommandTests {
         let folder = try temporaryFolder()
         let result = run(["render", "56.00 €", "--secure", "-o", folder + "/a.png"])
         #expect(result.status == 0 && result.err.contains("--format"))
+    }
+
+    /// A secret that starts with '-' reads as an option, and an unquoted one as extra arguments:
+    /// the messages say so without quoting any argument.
+    @Test("argument errors under --secure quote no argument", arguments: [
+        ["render", "--secure", "-56.00 €", "-o", "/tmp/never.png"],
+        ["render", "--secure", "SECRET", "56.00", "-o", "/tmp/never.png"],
+        ["animate", "-SECRET 56.00", "--secure", "-o", "/tmp/never.png"],
+        ["animate", "SECRET", "56.00", "--secure", "-o", "/tmp/never.png"],
+    ])
+    func argumentErrorsKeepTheSecret(arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.status == 2 && result.err.contains("--secure never shows the arguments"), "\(result.err)")
+        #expect(!result.err.contains("SECRET") && !result.err.contains("56"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.png"))
+        // Without --secure the same mistakes are quoted, with the way out for a leading '-'.
+        let plain = run(arguments.filter { $0 != "--secure" })
+        #expect(plain.status == 2 && (plain.err.contains("SECRET") || plain.err.contains("56")), "\(plain.err)")
+        #expect(run(["render", "-56.00 €", "-o", "/tmp/never.png"]).err.contains("goes after '--'"))
     }
 
     @Test func seedWithoutSecureIsAnError() {

@@ -92,17 +92,71 @@ struct DiffCommandTests {
         }
         for process in processes { process.waitUntilExit(); #expect(process.terminationStatus == 1) }
         let entries = try ComparisonReport(folder: report).entries()
-        #expect(entries.map(\.name).sorted() == (0..<6).map { "clear-\($0)" })
+        #expect(entries.map(\.name).sorted() == (0..<6).map { "\(folder)/clear-\($0)" })
         let html = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
         #expect(html.components(separatedBy: "<section class=\"entry\"").count == 7)
         #expect(html.contains("cp \(folder)/clear-3.png \(folder)/white.png"))
-        for name in ["clear-0-expected.png", "clear-0-actual.png", "clear-0-diff.png"] {
+        let stem = DiffCommand.reportStem(folder + "/clear-0.png")
+        for name in ["\(stem)-expected.png", "\(stem)-actual.png", "\(stem)-diff.png"] {
             #expect(FileManager.default.fileExists(atPath: report + "/" + name))
         }
         // A pair that passes now leaves the page.
         #expect(run(["diff", white, white, "--report", report]).status == 0)
         #expect(run(["diff", white, folder + "/clear-0.png", "--report", report, "--max-diff-pixels", "64"]).status == 0)
         #expect(try ComparisonReport(folder: report).entries().count == 5)
+    }
+
+    /// Entries are keyed by ACTUAL as given: the same file name in two folders is two entries
+    /// (a passing `ok/b.png` once removed a failing `x1/b.png`), with pictures that do not collide.
+    @Test func reportKeepsPairsFromDifferentFoldersApart() throws {
+        let (white, clear) = try whiteAndClear()
+        let folder = URL(fileURLWithPath: clear).deletingLastPathComponent().path
+        for sub in ["x1", "x2", "ok"] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: sub == "ok" ? white : clear, toPath: "\(folder)/\(sub)/b.png")
+        }
+        let report = folder + "/report"
+        #expect(run(["diff", white, folder + "/x1/b.png", "--report", report]).status == 1)
+        #expect(run(["diff", white, folder + "/x2/b.png", "--report", report]).status == 1)
+        #expect(run(["diff", white, folder + "/ok/b.png", "--report", report]).status == 0)
+        let entries = try ComparisonReport(folder: report).entries()
+        #expect(entries.map(\.name).sorted() == [folder + "/x1/b", folder + "/x2/b"])
+        let files = Set(entries.flatMap { [$0.expected?.file, $0.actual?.file, $0.diff?.file].compactMap { $0 } })
+        #expect(files.count == 6 && files.allSatisfy { !$0.contains("/") && $0.hasPrefix("b-") })
+        for file in files { #expect(FileManager.default.fileExists(atPath: report + "/" + file)) }
+        #expect(DiffCommand.reportStem("b.png") == "b" && DiffCommand.reportName("./b.png") == "b")
+        #expect(DiffCommand.reportStem("../../etc/x.png").hasPrefix("x-"))
+    }
+
+    /// Pictures of different sizes fail, and every picture asked for is still written: the
+    /// part both cover compared, red where only one has pixels, grey where neither has.
+    @Test func differentSizesAreShown() throws {
+        let folder = try temporaryFolder()
+        var wide = try Image(width: 6, height: 3, fill: .white)
+        wide.pixels[0] = 0   // one changed pixel at (0, 0), inside the part both cover
+        try FileIO.write(try PNGEncoder().encode(wide), to: folder + "/wide.png")
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 4, height: 5, fill: .white)), to: folder + "/tall.png")
+        let stale = folder + "/diff.png"
+        try FileIO.write([1, 2, 3], to: stale)
+        let result = run(["diff", folder + "/tall.png", folder + "/wide.png", "--diff", stale,
+                          "--side-by-side", folder + "/sbs.png", "--report", folder + "/report"])
+        #expect(result.status == 1)
+        #expect(result.out.hasPrefix("different: size mismatch: expected 4x5, actual 6x3; where they overlap (4x3): 1 of 12 pixels differ"), "\(result.out)")
+        let diff = try PNGDecoder.decode(contentsOf: stale)
+        #expect(diff.width == 6 && diff.height == 5)
+        #expect(diff[0, 0] == (255, 0, 0, 255) && diff[1, 0].r == diff[1, 0].b)   // changed; same (faded grey)
+        #expect(diff[5, 0] == (255, 0, 0, 255) && diff[0, 4] == (255, 0, 0, 255))   // only actual; only expected
+        #expect(diff[5, 4] == (160, 160, 160, 255))                                   // neither
+        #expect(try PNGDecoder.decode(contentsOf: folder + "/sbs.png").width == 4 + 6 + 6 + 8)
+        let entry = try #require(try ComparisonReport(folder: folder + "/report").entries().first)
+        #expect(entry.outcome == .sizeMismatch && entry.diff != nil)
+    }
+
+    @Test func maxPixelsRaisesTheInputLimit() throws {
+        let (white, clear) = try whiteAndClear()
+        let small = run(["diff", white, clear, "--max-pixels", "63"])
+        #expect(small.status == 2 && small.err.contains("--max-pixels"))
+        #expect(run(["diff", white, clear, "--max-pixels", "64"]).status == 1)
     }
 
     static var executable: String? {

@@ -185,7 +185,11 @@ struct GoldenAssertionTests {
         let golden = try folder(), artifacts = try folder()
         _ = GoldenChecker(options: options(.missing, golden, artifacts), filePath: #filePath).check(try square(size: 20), named: "sq")
         let outcome = GoldenChecker(options: options(.never, golden, artifacts), filePath: #filePath).check(try square(size: 24), named: "sq")
-        #expect(outcome.message.contains("size mismatch: expected 20x20, actual 24x24"))
+        #expect(outcome.message.contains("size mismatch: expected 20x20, actual 24x24; where they overlap (20x20): "))
+        // The pictures are written as for any failure, the diff as large as both.
+        #expect(outcome.artifactPaths.count == 4)
+        let diff = try PNGDecoder.decode(contentsOf: try #require(outcome.artifactPaths.first { $0.hasSuffix("-diff.png") }))
+        #expect(diff.width == 24 && diff.height == 24 && diff[23, 23] == (255, 0, 0, 255))
     }
 
     @Test func defaultFolderIsGoldenBesideThePackage() {

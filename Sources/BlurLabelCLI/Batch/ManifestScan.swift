@@ -26,7 +26,7 @@ struct ManifestScan {
             let inShard = shard.contains(line: number)
             if inShard { linesInShard += 1 }
             guard let output = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output else { continue }
-            let hash = Self.fnv1a(output)
+            let hash = fnv1a(output)
             if let first = seen[hash] { suspects.append((Int(first), number)) } else { seen[hash] = Int32(truncatingIfNeeded: number) }
             if inShard && exists(output) { existing += 1 }
         }
@@ -42,12 +42,6 @@ struct ManifestScan {
             guard let a = names[first], a == names[second] else { return nil }
             return (second, first, a)
         }
-    }
-
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
     }
 }
 

@@ -50,7 +50,8 @@ public struct ImageComparison: Sendable {
         public let metric: ComparisonMetric
         public let threshold: Double
         public var passes: Bool { differentPixels <= allowedPixels }
-        /// Per pixel: 0 same, 1 different, 2 anti-aliased difference (empty when identical).
+        /// Per pixel: 0 same, 1 different, 2 anti-aliased difference, 3 outside both pictures
+        /// (only in `compareDifferentSizes`'s canvas); empty when identical.
         let classes: [UInt8]
 
         public var differentRatio: Double { Double(differentPixels) / Double(max(1, width * height)) }
@@ -66,9 +67,12 @@ public struct ImageComparison: Sendable {
             let aa = antialiasedPixels > 0 ? "; \(antialiasedPixels) anti-aliased pixels allowed" : ""
             let largest = cFormat("largest distance %.4f (", maxDistance) + metric.rawValue + cFormat(" metric, threshold %g)", threshold)
             if differentPixels == 0 {
-                return "equal within the threshold: \(pixelsBelowThreshold) pixels differ below it, \(largest)\(aa)"
+                let below = pixelsBelowThreshold == 1 ? "1 pixel differs" : "\(pixelsBelowThreshold) pixels differ"
+                return "equal within the threshold: \(below) below it, \(largest)\(aa)"
             }
-            return cFormat("%ld of %ld pixels differ (%.4f%%), ", differentPixels, width * height, differentRatio * 100)
+            // Passing with pixels over the threshold: say it is the tolerance that lets them pass.
+            let tolerated = passes ? "within the tolerance of \(allowedPixels) pixels: " : ""
+            return tolerated + cFormat("%ld of %ld pixels differ (%.4f%%), ", differentPixels, width * height, differentRatio * 100)
                 + largest + aa
         }
     }

@@ -1,7 +1,8 @@
 /// The pictures a person looks at after a comparison.
 extension ImageComparison {
     /// The diff picture (pixelmatch's): expected as faint grey over white, red where pixels
-    /// differ, yellow where the difference is anti-aliasing.
+    /// differ, yellow where the difference is anti-aliasing (and, for pictures of different
+    /// sizes, mid grey where neither has pixels: `compareDifferentSizes`).
     public func diffImage(expected: Image, result: Result) throws -> Image {
         var out = try Image(width: result.width, height: result.height, fill: .white)
         let count = result.width * result.height
@@ -12,6 +13,7 @@ extension ImageComparison {
                     switch result.classes.isEmpty ? 0 : result.classes[i] {
                     case 1: dst[k] = 255; dst[k + 1] = 0; dst[k + 2] = 0
                     case 2: dst[k] = 255; dst[k + 1] = 255; dst[k + 2] = 0
+                    case 3: dst[k] = 160; dst[k + 1] = 160; dst[k + 2] = 160
                     default:
                         // pixelmatch: 255 + (luma − 255)·0.1·a/255 on straight colour, which is
                         // 255 + (luma of the premultiplied bytes − a)·0.1.

@@ -1,13 +1,16 @@
-/// The pictures of one comparison, written into a report folder as `<name>-<kind>.png`.
+/// The pictures of one comparison, written into a report folder as `<stem>-<kind>.png`.
 public struct ComparisonArtifacts: Sendable {
     /// The report folder's path.
     public let folder: String
+    /// The report entry's name.
     public let name: String
+    /// What the pictures' file names start with (the entry's name unless told otherwise).
+    public let stem: String
 
-    public init(folder: String, name: String) { self.folder = folder; self.name = name }
+    public init(folder: String, name: String, stem: String? = nil) { self.folder = folder; self.name = name; self.stem = stem ?? name }
 
-    /// The path `<folder>/<name>-<kind>.png`.
-    public func path(_ kind: String) -> String { Folders.join(folder, "\(name)-\(kind).png") }
+    /// The path `<folder>/<stem>-<kind>.png`.
+    public func path(_ kind: String) -> String { Folders.join(folder, "\(stem)-\(kind).png") }
 
     /// Writes `image` as `<name>-<kind>.png` and describes it for the page.
     @discardableResult
@@ -15,6 +18,6 @@ public struct ComparisonArtifacts: Sendable {
         let path = path(kind)
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try Folders.create(String(path[..<slash])) }
         try FileIO.write(try PNGEncoder().encode(image), to: path)
-        return ComparisonReportEntry.Picture(file: "\(name)-\(kind).png", width: image.width, height: image.height)
+        return ComparisonReportEntry.Picture(file: "\(stem)-\(kind).png", width: image.width, height: image.height)
     }
 }

@@ -60,9 +60,7 @@ public struct ComparisonReport: Sendable {
 
     /// The entry's file: a hash of its name, so any name (`<script>`, `a/b`) makes a plain file name.
     func entryFile(_ name: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, stable across runs and machines
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return Folders.join(entriesFolder, cFormat("%016llx.json", hash))
+        Folders.join(entriesFolder, cFormat("%016llx.json", fnv1a(name)))
     }
 
     private func writePage() throws {

@@ -1,0 +1,64 @@
+/// Pictures of different sizes, shown rather than only refused: `compare` throws `SizeMismatch`
+/// for them, and a person still needs to see where they differ.
+extension ImageComparison {
+    /// What two pictures of different sizes have in common, and the diff picture of both.
+    public struct SizeMismatchComparison: Sendable {
+        /// The mismatch itself (both sizes).
+        public let mismatch: SizeMismatch
+        /// The comparison of the part they share: both laid from the top-left corner, the
+        /// narrower width by the lower height.
+        public let overlap: Result
+        /// The diff picture, as large as both: the shared part as `diffImage` shows it, red where
+        /// only one of the pictures has pixels, grey where neither has.
+        public let diff: Image
+
+        /// One line: both sizes, then what differs where they overlap.
+        public var summary: String {
+            "\(mismatch); where they overlap (\(overlap.width)x\(overlap.height)): "
+                + (overlap.isIdentical ? "identical" : overlap.summary)
+        }
+    }
+
+    /// Compares pictures of different sizes over the part they share and draws the diff picture
+    /// of both (`diffImage` for pictures of the same size).
+    public func compareDifferentSizes(expected: Image, actual: Image) throws -> SizeMismatchComparison {
+        let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
+        let shared = (width: min(expected.width, actual.width), height: min(expected.height, actual.height))
+        let overlap = try compare(expected: try expected.topLeft(width: shared.width, height: shared.height),
+                                  actual: try actual.topLeft(width: shared.width, height: shared.height))
+        // Classes over the whole canvas: the overlap's own, 1 where one picture has a pixel and
+        // the other has none, 3 where neither has.
+        var classes = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let inExpected = x < expected.width && y < expected.height
+                let inActual = x < actual.width && y < actual.height
+                classes[y * width + x] = inExpected && inActual
+                    ? (overlap.classes.isEmpty ? 0 : overlap.classes[y * shared.width + x])
+                    : (inExpected || inActual ? 1 : 3)
+            }
+        }
+        let canvas = Result(width: width, height: height, differentPixels: 0, antialiasedPixels: 0, changedPixels: 0,
+                            maxDistance: 0, allowedPixels: 0, metric: metric, threshold: threshold, classes: classes)
+        let diff = try diffImage(expected: try expected.topLeft(width: width, height: height), result: canvas)
+        return SizeMismatchComparison(mismatch: SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height)),
+                                      overlap: overlap, diff: diff)
+    }
+}
+
+extension Image {
+    /// The picture cut or extended (transparent) to `width` × `height`, its top-left corner kept.
+    func topLeft(width: Int, height: Int) throws -> Image {
+        if width == self.width && height == self.height { return self }
+        var out = try Image(width: width, height: height)
+        let run = min(width, self.width) * 4
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            pixels.withUnsafeBufferPointer { src in
+                for y in 0..<min(height, self.height) {
+                    (dst.baseAddress! + y * width * 4).update(from: src.baseAddress! + y * self.width * 4, count: run)
+                }
+            }
+        }
+        return out
+    }
+}
