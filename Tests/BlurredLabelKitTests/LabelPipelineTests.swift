@@ -103,7 +103,7 @@ struct LabelPipelineTests {
                     "| padding (`--padding`) | 0 to \(Limits.maximumPadding) px |",
                     "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
                     "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
-                    "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), checked before layout |",
+                    "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout (the secret too in secure mode) |",
                     "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
                     "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |"] {
             #expect(readme.contains(row), "README lacks: \(row)")
@@ -113,6 +113,21 @@ struct LabelPipelineTests {
     @Test func textIsCheckedForLengthBeforeLayout() throws {
         let long = String(repeating: "8", count: Limits.maximumTextScalars + 1)
         #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) { try LabelPipeline().picture(of: long) }
+        // In secure mode too, where only the decoy is laid out.
+        var secure = LabelStyle()
+        secure.secure = SecureOptions(format: try SecretFormat("##"))
+        #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) { try LabelPipeline(style: secure).picture(of: long) }
+    }
+
+    /// A run of combining marks on one letter is shaped in time growing with its square: more
+    /// than the limit in a row is refused before layout; as many as the limit, or marks spread over
+    /// letters, are drawn.
+    @Test func longRunsOfCombiningMarksAreRefused() throws {
+        let limit = Limits.maximumCombiningMarks
+        let run = String(repeating: "\u{301}", count: limit)
+        #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "a" + run + "\u{301}") }
+        #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "ก" + String(repeating: "\u{E31}", count: limit + 1)) }
+        _ = try LabelPipeline().picture(of: "a" + run + "b" + run)
     }
 
     @Test func threadsRenderTheSameGlyphsWithTheirOwnFaces() throws {

@@ -104,6 +104,9 @@ public struct LabelPipeline: Sendable {
     /// mode (where even σ 0 shows the decoy, never the text), sharp otherwise.
     public func picture(of text: String) throws -> Picture {
         guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        // The text itself is checked in secure mode too, though only the decoy is laid out, so a
+        // line is refused or taken alike in either mode.
+        try Self.checkLength(text)
         let pad = padding(radius: style.radius)
         // What is blurred: the decoy in secure mode (the text is then never rendered), else the text
         // (σ 0 blurs nothing: the sharp text).
@@ -122,11 +125,20 @@ public struct LabelPipeline: Sendable {
         try renderText(text).missingCharacters
     }
 
+    /// Refuses text over `Limits.maximumTextScalars` scalars, or with more than
+    /// `Limits.maximumCombiningMarks` combining marks in a row.
     static func checkLength(_ text: String) throws {
-        var count = 0
-        for _ in text.unicodeScalars {
+        var count = 0, marks = 0
+        for scalar in text.unicodeScalars {
             count += 1
             if count > Limits.maximumTextScalars { throw LabelError.textTooLong(limit: Limits.maximumTextScalars) }
+            // ASCII is never a mark: the common case costs no property lookup.
+            if scalar.value >= 0x300, [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory) {
+                marks += 1
+                if marks > Limits.maximumCombiningMarks { throw LabelError.tooManyMarks(limit: Limits.maximumCombiningMarks) }
+            } else {
+                marks = 0
+            }
         }
     }
 }

@@ -62,6 +62,7 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
     case badSteps(Int)
     case badRadius(Double)
     case textTooLong(limit: Int)
+    case tooManyMarks(limit: Int)
     case badPadding(Int)
     case fitWithoutCanvas
     case badFitRange(minimum: Double, maximum: Double)
@@ -74,6 +75,7 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
         case let .badSteps(n): return "steps must be from 1 to \(Limits.maximumSteps), got \(n)"
         case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(Limits.maximumRadius)), got \(r)"
         case let .textTooLong(limit): return "text is longer than \(limit) characters"
+        case let .tooManyMarks(limit): return "text has more than \(limit) combining marks in a row (on one character)"
         case let .badPadding(p): return "padding must be from 0 to \(LabelStyle.maximumPadding) px, got \(p)"
         case .fitWithoutCanvas: return "fitting needs a canvas size (--canvas WxH)"
         case let .badFitRange(minimum, maximum): return "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"

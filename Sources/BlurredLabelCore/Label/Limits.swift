@@ -26,6 +26,10 @@ public enum Limits {
     public static let maximumSteps = 1000
     /// Unicode scalars in a label's text, checked before anything is laid out.
     public static let maximumTextScalars = 100_000
+    /// Combining marks in a row (on one base character), checked with the length: no script
+    /// stacks more than a handful, and shaping a run of them takes time that grows with its
+    /// square (30,000 acute accents on one letter took 3.5 s; Unicode's stream-safe format allows 30).
+    public static let maximumCombiningMarks = 128
     /// Bytes in one manifest line (a longer line is reported and skipped unread).
     public static let maximumManifestLineBytes = 1 << 20
     /// An animation's whole pass, in seconds.
