@@ -37,13 +37,15 @@ let package = Package(
         .target(name: "CBlurKernels"),
         // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
         .target(name: "CThreadSanitizer"),
+        // sched_getaffinity (a GNU extension Swift's Glibc does not declare): the CPUs the process may use.
+        .target(name: "CCPUSet"),
         // The default fonts, embedded with .incbin from the top-level Fonts/ folder.
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
         // The engine: labels, blur, text, PNG, redaction, comparison. No Swift Concurrency, so the
         // command-line tool, which links only this, starts without its runtime and libdispatch.
         .target(
             name: "BlurredLabelCore",
-            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson"]
+            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson"]
         ),
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),

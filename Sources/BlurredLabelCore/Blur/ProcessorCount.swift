@@ -1,14 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CCPUSet
 
-/// The processors this process may use: the online CPUs, fewer when a cgroup CPU quota allows
-/// less (containers). Read with a few system calls, not through Foundation's `ProcessInfo`,
-/// whose set-up costs more than rendering a small label. (The thread count never changes the
-/// bytes made, only how fast.)
+/// The processors this process may use: the online CPUs, fewer when its affinity allows fewer
+/// (`taskset`, a container's cpuset) or a cgroup CPU quota allows less time (containers). Read
+/// with a few system calls, not through Foundation's `ProcessInfo`, whose set-up costs more than
+/// rendering a small label. (The thread count never changes the bytes made, only how fast.)
 enum ProcessorCount {
     static func available() -> Int {
         var count = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let allowed = Int(bl_allowed_cpu_count())
+        if allowed > 0 { count = min(count, allowed) }
         if let quota = cgroupQuota() { count = min(count, quota) }
         return max(1, count)
     }
