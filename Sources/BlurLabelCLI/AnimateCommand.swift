@@ -61,6 +61,19 @@ enum AnimateCommand {
         }
     }
 
+    /// Frames numbered `count` and up left in `folder` by an earlier, longer run (this one did
+    /// not write them and does not delete what it did not write): a glob of the folder would
+    /// take them for part of this animation.
+    static func staleFramesWarning(in folder: String, count: Int) -> String? {
+        let stale = (Folders.names(in: folder) ?? []).filter { name in
+            guard name.hasPrefix("frame-"), name.hasSuffix(".png"),
+                  let number = Int(name.dropFirst(6).dropLast(4)), name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber) else { return false }
+            return number >= count
+        }
+        guard let first = stale.first else { return nil }
+        return "\(folder) also holds \(stale.count) frame file\(stale.count == 1 ? "" : "s") from an earlier run (\(first)\(stale.count > 1 ? " …" : "")), not part of these \(count) frames"
+    }
+
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
         let path = arguments.value("--output"), folder = arguments.value("--frames")
         guard (path == nil) != (folder == nil) else {
@@ -80,9 +93,11 @@ enum AnimateCommand {
             var index = 0
             try forEachFrame(request.order, plan: plan) { frame in
                 let number = String(repeating: "0", count: digits - String(index).count) + String(index)
-                try writePNG(frame, to: "\(folder)/frame-\(number).png")
+                // A link planted in the folder is refused, not followed out of it.
+                try writePNG(frame, to: "\(folder)/frame-\(number).png", followingLinks: false)
                 index += 1
             }
+            if let warning = staleFramesWarning(in: folder, count: index) { output.standardError("blurlabel animate: \(warning)\n") }
         } else if let path {
             // Pass 1 settles the colour plan every frame shares; pass 2 makes the frames again and
             // writes each as it comes: straight to standard output for '-'; for a file, only the

@@ -171,7 +171,7 @@ enum OptionValues {
 }
 
 /// Writes an image as PNG to a path (atomically) or to standard output for `-`.
-func writePNG(_ image: Image, to path: String, compressionLevel: Int = 6) throws {
+func writePNG(_ image: Image, to path: String, compressionLevel: Int = 6, followingLinks: Bool = true) throws {
     let bytes = try PNGEncoder(compressionLevel: compressionLevel).encode(image)
-    try FileIO.write(bytes, to: path)
+    try FileIO.write(bytes, to: path, followingLinks: followingLinks)
 }

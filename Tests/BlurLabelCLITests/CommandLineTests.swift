@@ -221,6 +221,21 @@ struct AnimateCommandTests {
         #expect(first.width > 0)
     }
 
+    /// A link planted among the frames is refused, not followed out of the folder; frames left
+    /// by an earlier, longer run are named in a warning.
+    @Test func framesStayInTheirFolder() throws {
+        let folder = try temporaryFolder(), elsewhere = try temporaryFolder()
+        #expect(run(["animate", "56", "--steps", "4", "--frames", folder + "/f"]).status == 0)
+        let shorter = run(["animate", "56", "--steps", "2", "--frames", folder + "/f"])
+        #expect(shorter.status == 0 && shorter.err.contains("also holds 2 frame files from an earlier run (frame-003.png …)"), "\(shorter.err)")
+        try FileIO.write(Array("keep".utf8), to: elsewhere + "/x.png")
+        try FileManager.default.removeItem(atPath: folder + "/f/frame-001.png")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/f/frame-001.png", withDestinationPath: elsewhere + "/x.png")
+        let linked = run(["animate", "56", "--steps", "2", "--frames", folder + "/f"])
+        #expect(linked.status == 2 && linked.err.contains("symbolic link"), "\(linked.err)")
+        #expect(try FileIO.read(elsewhere + "/x.png") == Array("keep".utf8))
+    }
+
     @Test("bad animation input", arguments: [
         (["animate", "56", "--steps", "0", "-o", "x.png"], "--steps must be from 1"),
         (["animate", "56", "--max-radius", "-2", "-o", "x.png"], "--max-radius must be from 0"),

@@ -152,6 +152,26 @@ struct DiffCommandTests {
         #expect(entry.outcome == .sizeMismatch && entry.diff != nil)
     }
 
+    /// Links planted in a report folder (the page, `.report`, a picture's name) are refused,
+    /// never followed out of it; the folder itself may be a link the user named.
+    @Test func reportWritesNothingThroughLinksInsideIt() throws {
+        let (white, clear) = try whiteAndClear()
+        let folder = URL(fileURLWithPath: clear).deletingLastPathComponent().path, elsewhere = try temporaryFolder()
+        try FileIO.write(Array("keep".utf8), to: elsewhere + "/page.html")
+        for (name, target) in [("index.html", elsewhere + "/page.html"), (".report", elsewhere), (DiffCommand.reportStem(clear) + "-diff.png", elsewhere + "/page.html")] {
+            let report = folder + "/report-" + name.prefix(7).filter(\.isLetter)
+            try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: report + "/" + name, withDestinationPath: target)
+            let result = run(["diff", white, "clear.png", "--report", report].map { $0 == "clear.png" ? clear : $0 })
+            #expect(result.status == 2 && result.err.contains("symbolic link"), "\(name): \(result.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == ["page.html"])
+        #expect(try FileIO.read(elsewhere + "/page.html") == Array("keep".utf8))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/named", withDestinationPath: elsewhere)
+        #expect(run(["diff", white, clear, "--report", folder + "/named"]).status == 1)
+        #expect(FileManager.default.fileExists(atPath: elsewhere + "/index.html"))
+    }
+
     @Test func maxPixelsRaisesTheInputLimit() throws {
         let (white, clear) = try whiteAndClear()
         let small = run(["diff", white, clear, "--max-pixels", "63"])

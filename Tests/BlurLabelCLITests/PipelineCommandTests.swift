@@ -160,6 +160,23 @@ struct BatchSafetyTests {
         #expect(try PNGDecoder.decode(contentsOf: folder + "/out/ok/c.png").width > 0)
     }
 
+    /// As everywhere else: a file `--force` replaces keeps its mode, a new one gets 0666 less
+    /// the umask (it was 0644 for both).
+    @Test func replacedOutputsKeepTheirMode() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest([#"{"text":"1","output":"a.png"}"#, #"{"text":"2","output":"sub/b.png"}"#], in: folder)
+        #expect(run(["batch", manifest, "--out", folder + "/out"]).status == 0)
+        func mode(_ name: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: "\(folder)/out/\(name)")[.posixPermissions] as? Int) ?? -1
+        }
+        let mask = umask(0o022); umask(mask)
+        #expect(try mode("a.png") == 0o666 & ~Int(mask))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder + "/out/a.png")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/out/sub/b.png")
+        #expect(run(["batch", manifest, "--out", folder + "/out", "--force"]).status == 0)
+        #expect(try mode("a.png") == 0o600 && mode("sub/b.png") == 0o755)
+    }
+
     @Test func aFolderIsNotAnEmptyManifest() throws {
         let folder = try temporaryFolder()
         let result = run(["batch", folder + "/", "--out", folder + "/out"])

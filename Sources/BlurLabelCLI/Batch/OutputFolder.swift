@@ -58,28 +58,28 @@ final class OutputFolder: Sendable {
         let (folders, name) = Self.split(output)
         let directory = try walk(folders, create: true)
         defer { if directory != fd { close(directory) } }
+        // A file replaced keeps its mode and owner, as everywhere else (`FileIO`); a new one gets
+        // 0666 less the umask. A link or anything else there is replaced, never followed.
+        var existing = stat()
+        let replacing = fstatat(directory, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 && existing.st_mode & S_IFMT == S_IFREG
         var temporary = ""
         var file: Int32 = -1
         for _ in 0..<16 {
             temporary = ".bl\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).tmp"
-            file = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            file = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, replacing ? 0o600 : 0o666)
             if file >= 0 || errno != EEXIST { break }
         }
         guard file >= 0 else { throw FileError.cannotWrite(path: output, reason: systemErrorText()) }
         var renamed = false
         defer { if !renamed { unlinkat(directory, temporary, 0) } }
-        var failure: String? = nil
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(file, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { failure = n < 0 ? systemErrorText() : "short write"; return }
-                offset += n
-            }
+        do {
+            try FileIO.writeAll(bytes, to: file, path: output)
+            if replacing { FileIO.keepOwnerAndMode(of: existing, on: file) }
+        } catch {
+            close(file)
+            throw error
         }
-        if close(file) != 0 && failure == nil { failure = systemErrorText() }
-        if let failure { throw FileError.cannotWrite(path: output, reason: failure) }
+        guard close(file) == 0 else { throw FileError.cannotWrite(path: output, reason: systemErrorText()) }
         guard renameat(directory, temporary, directory, name) == 0 else {
             throw FileError.cannotWrite(path: output, reason: systemErrorText())
         }

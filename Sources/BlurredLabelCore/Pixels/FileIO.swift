@@ -126,7 +126,7 @@ public enum FileIO {
 
     /// Gives the new file the replaced file's owner (where allowed: root, or a group the user
     /// belongs to) and then its mode (after the owner: changing owners clears set-id bits).
-    private static func keepOwnerAndMode(of existing: stat, on fd: Int32) {
+    package static func keepOwnerAndMode(of existing: stat, on fd: Int32) {
         var now = stat()
         if fstat(fd, &now) == 0 && (now.st_uid != existing.st_uid || now.st_gid != existing.st_gid) {
             if fchown(fd, existing.st_uid, existing.st_gid) != 0 {
@@ -177,8 +177,8 @@ public enum FileIO {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String,
-                                 writer: (Int32, UnsafeRawPointer?, Int) -> Int) throws {
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String,
+                                 writer: (Int32, UnsafeRawPointer?, Int) -> Int = Glibc.write) throws {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

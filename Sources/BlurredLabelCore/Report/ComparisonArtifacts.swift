@@ -17,7 +17,7 @@ public struct ComparisonArtifacts: Sendable {
     public func write(_ image: Image, as kind: String) throws -> ComparisonReportEntry.Picture {
         let path = path(kind)
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try Folders.create(String(path[..<slash])) }
-        try FileIO.write(try PNGEncoder().encode(image), to: path)
+        try FileIO.write(try PNGEncoder().encode(image), to: path, followingLinks: false)   // a link planted in the folder is refused
         return ComparisonReportEntry.Picture(file: "\(stem)-\(kind).png", width: image.width, height: image.height)
     }
 }

@@ -24,9 +24,9 @@ public struct ComparisonReport: Sendable {
 
     /// Adds (or replaces) the entry for `entry.name` and rewrites the page.
     public func add(_ entry: ComparisonReportEntry) throws {
-        try Folders.create(entriesFolder)
+        try makeFolders()
         try withLock {
-            try FileIO.write(entry.json.serialized(), to: entryFile(entry.name))
+            try FileIO.write(entry.json.serialized(), to: entryFile(entry.name), followingLinks: false)
             try writePage()
         }
     }
@@ -43,8 +43,15 @@ public struct ComparisonReport: Sendable {
 
     /// Writes the page from the entries there are (a page saying nothing failed when there are none).
     public func rebuild() throws {
-        try Folders.create(entriesFolder)
+        try makeFolders()
         try withLock { try writePage() }
+    }
+
+    /// The report folder (a link the caller named is followed) and `.report` inside it (a link
+    /// there is refused: nothing in the folder leads a write out of it).
+    private func makeFolders() throws {
+        try Folders.create(folder)
+        try Folders.createInside(entriesFolder)
     }
 
     /// Every entry in the folder, oldest first (ties by name). A file that is not an entry is skipped.
@@ -64,13 +71,13 @@ public struct ComparisonReport: Sendable {
     }
 
     private func writePage() throws {
-        try FileIO.write(Array(ComparisonReportPage(entries: try entries()).html.utf8), to: page)
+        try FileIO.write(Array(ComparisonReportPage(entries: try entries()).html.utf8), to: page, followingLinks: false)
     }
 
     /// Runs `body` holding the folder's exclusive lock (between threads and between processes).
     private func withLock<T>(_ body: () throws -> T) throws -> T {
         let path = Folders.join(entriesFolder, "lock")
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw ReportError.cannotLock(path: path, errno: errno) }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {

@@ -19,6 +19,18 @@ package enum Folders {
         }
     }
 
+    /// Makes the folder `path` inside an output folder (its parent exists), or accepts one that
+    /// is there; a symbolic link of that name is refused, not followed out of the output folder.
+    package static func createInside(_ path: String) throws {
+        if mkdir(path, 0o777) == 0 { return }
+        let code = errno
+        guard code == EEXIST else { throw FileError.cannotWrite(path: path, reason: "cannot create the folder: \(systemErrorText(code))") }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw FileError.cannotWrite(path: path, reason: "is a symbolic link or not a folder (not followed inside an output folder)")
+        }
+    }
+
     /// True when `path` names something (a link is followed).
     package static func exists(_ path: String) -> Bool {
         var info = stat()
