@@ -47,7 +47,12 @@ public enum CommandLineTool {
                 return 2
             }
         }
-        return run(arguments)
+        let status = run(arguments)
+        if let failure = standardOutputFailure {
+            writeText("blurlabel: cannot write to standard output: \(failure)\n", toDescriptor: STDERR_FILENO)
+            return 2
+        }
+        return status
     }
 
     /// Runs the tool on `arguments` (without the program name) and returns the exit status.

@@ -45,12 +45,14 @@ enum DiffCommand {
         }
         comparison.detectAntialiasing = !arguments.has("--count-antialiasing")
         let inputs = Array(arguments.positionals.prefix(2))
+        guard inputs != ["-", "-"] else { throw UsageError(message: "standard input ('-') can be only one of EXPECTED and ACTUAL") }
         let report = arguments.value("--report")
         let artifacts = report.map { ComparisonArtifacts(folder: $0, name: reportName(inputs[1]), stem: reportStem(inputs[1])) }
         let pictures = try checkedOutputs(inputs: inputs, pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
                                           report: report.flatMap { folder in artifacts.map { (folder, $0) } })
-        // With a picture on standard output, the summary must not mix into it.
-        let say = pictures.contains("-") ? output.standardError : output.standardOutput
+        // With a picture on standard output ('-', /dev/stdout, the file it goes to), the summary
+        // must not mix into it.
+        let say = pictures.contains(where: SameFile.isStandardOutput) ? output.standardError : output.standardOutput
 
         let maxPixels = try CommonOptions.maxPixels(arguments)
         let expected = try PNGDecoder.decode(contentsOf: inputs[0], maxPixels: maxPixels)

@@ -42,6 +42,7 @@ enum RedactCommand {
         }
         if inPlace && arguments.value("--output") != nil { throw UsageError(message: "give -o or --in-place, not both") }
         if inPlace && input == "-" { throw UsageError(message: "--in-place needs a file, not standard input") }
+        if inPlace { try requireReplaceableFile(input) }
         if inPlace, let names = FileIO.linkCount(input), names > 1 {
             // Replacing one name would leave the unredacted pixels under the others.
             throw UsageError(message: "\(input) has \(names) names (hard links); replacing it in place would leave the original pixels under the others: write with -o, or remove the other names first")
@@ -80,6 +81,16 @@ enum RedactCommand {
         }
         try writePNG(result, to: destination, compressionLevel: level)
         return 0
+    }
+
+    /// `--in-place` replaces a regular file atomically; a FIFO, device or `/dev/stdin` would be
+    /// written into instead (a FIFO with no reader waits for ever, a pipe feeds its own input).
+    static func requireReplaceableFile(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }   // missing or unreadable: the decoder says which
+        guard info.st_mode & S_IFMT == S_IFREG, !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/") else {
+            throw UsageError(message: "--in-place needs a regular file to replace; \(path) is not one (write with -o)")
+        }
     }
 
     /// `X,Y,W,H` with an optional `:MODE`.

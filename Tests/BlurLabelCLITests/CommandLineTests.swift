@@ -280,6 +280,17 @@ struct RedactCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["in.png"])
     }
 
+    /// --in-place replaces a regular file; a FIFO (no reader: it waited for ever) or /dev/stdin
+    /// (a pipe fed its own input) is refused before anything is read.
+    @Test func inPlaceNeedsARegularFile() throws {
+        let folder = try temporaryFolder()
+        try #require(mkfifo(folder + "/fifo.png", 0o600) == 0)
+        for input in [folder + "/fifo.png", "/dev/stdin"] {
+            let result = run(["redact", input, "--rect", "0,0,2,2", "--in-place"])
+            #expect(result.status == 2 && result.err.contains("--in-place needs a regular file"), "\(input): \(result.err)")
+        }
+    }
+
     @Test("bad regions: one line naming the region, exit 2, nothing written", arguments: [
         (["--rect", "100,100,5,5"], "region 1 (100,100,5,5) lies entirely outside"),
         (["--rect", "1,1,5,5", "--rect", "3,3,0,4"], "region 2 (3,3,0,4) has no area"),

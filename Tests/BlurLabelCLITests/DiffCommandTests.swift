@@ -172,6 +172,20 @@ struct DiffCommandTests {
         #expect(FileManager.default.fileExists(atPath: elsewhere + "/index.html"))
     }
 
+    /// A picture sent to /dev/stdout (or to the file standard output is) takes the summary's
+    /// place on standard output as '-' does: the summary used to overwrite the PNG's first bytes.
+    /// And a summary that cannot be written (a full disk) is an error, not a silent exit 0 or 1.
+    @Test func standardOutputByAnyNameAndItsFailures() throws {
+        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let (white, clear) = try whiteAndClear()
+        let (status, out, err) = try runProgram(executable, ["diff", white, clear, "--diff", "/dev/stdout"])
+        #expect(status == 1 && String(decoding: err, as: UTF8.self).hasPrefix("different: 64 of 64"))
+        #expect(try PNGDecoder.decode(out, source: "stdout").width == 8)
+        let full = try runProgram(executable, ["diff", white, white], standardOutput: "/dev/full")
+        #expect(full.0 == 2 && String(decoding: full.2, as: UTF8.self).contains("cannot write to standard output"))
+        #expect(run(["diff", "-", "-"]).err.contains("can be only one of EXPECTED and ACTUAL"))
+    }
+
     @Test func maxPixelsRaisesTheInputLimit() throws {
         let (white, clear) = try whiteAndClear()
         let small = run(["diff", white, clear, "--max-pixels", "63"])
@@ -184,14 +198,14 @@ struct DiffCommandTests {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    func runProgram(_ path: String, _ arguments: [String]) throws -> (Int32, [UInt8], [UInt8]) {
+    func runProgram(_ path: String, _ arguments: [String], standardOutput: String? = nil) throws -> (Int32, [UInt8], [UInt8]) {
         let folder = try temporaryFolder()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         FileManager.default.createFile(atPath: folder + "/out", contents: nil)
         FileManager.default.createFile(atPath: folder + "/err", contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/out"))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput ?? folder + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/err"))
         try process.run()
         process.waitUntilExit()

@@ -6,6 +6,14 @@ import Glibc
 /// the same absolute path once `.`, `..` and the symbolic links of the existing folders are
 /// resolved (so `out/../a.png` and `a.png` are one output before either is written).
 package enum SameFile {
+    /// True when `path` is `-` or names what standard output is now (`/dev/stdout`, or the file
+    /// it was redirected to): a picture written there must not be followed by text on it.
+    package static func isStandardOutput(_ path: String) -> Bool {
+        if path == "-" { return true }
+        var out = stat(), named = stat()
+        return fstat(STDOUT_FILENO, &out) == 0 && stat(path, &named) == 0 && out.st_dev == named.st_dev && out.st_ino == named.st_ino
+    }
+
     package static func check(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
