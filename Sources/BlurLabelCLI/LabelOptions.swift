@@ -4,19 +4,19 @@ import BlurredLabelCore
 enum LabelOptions {
     static let specs: [OptionSpec] = [
         OptionSpec(name: "--font", value: "PATH|FAMILY", help: "font file (PATH#INDEX for a collection face) or installed family; default DejaVu Sans (embedded)"),
-        OptionSpec(name: "--size", value: "PX", help: "font size in pixels, above 0 and at most \(Int(Limits.maximumFontSize)) (default 32)"),
+        OptionSpec(name: "--size", value: "PX", help: "font size in pixels, \(OptionValues.format(Limits.minimumFontSize)) to \(Int(Limits.maximumFontSize)) (default 32; with --fit the largest tried, default \(Int(Limits.maximumFontSize)))"),
         OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur standard deviation in pixels, 0 to \(Int(Limits.maximumRadius)); 0 for sharp (default 2.5)"),
         OptionSpec(name: "--color", value: "C", help: "text colour: #RGB, #RRGGBB, #RRGGBBAA or a CSS name (default black)"),
         OptionSpec(name: "--background", value: "C", help: "background colour or 'transparent' (default white)"),
         OptionSpec(name: "--canvas", value: "WxH", help: "fixed canvas size; content is centered (default: the ink box padded by ceil(3*SIGMA))"),
-        OptionSpec(name: "--fit", help: "with --canvas: the largest --size (at most the one given) whose blurred, padded label fits the canvas"),
+        OptionSpec(name: "--fit", help: "with --canvas: the largest size (at most --size if given, else \(Int(Limits.maximumFontSize))) whose blurred, padded label fits the canvas"),
         OptionSpec(name: "--min-size", value: "PX", help: "with --fit: the smallest size tried (default \(OptionValues.format(FitToCanvas.defaultMinimumSize))); smaller still not fitting fails"),
         OptionSpec(name: "--padding", value: "PX", help: "empty pixels around the ink beyond the blur's reach, 0 to \(Limits.maximumPadding) (default 0)"),
         OptionSpec(name: "--features", value: "LIST", help: "OpenType features, comma-separated: tnum,-liga,+smcp,ss01"),
         OptionSpec(name: "--language", value: "TAG", help: "language for shaping, a BCP 47 tag such as ar, tr, sr"),
         OptionSpec(name: "--direction", value: "DIR", help: "paragraph direction: auto (default), ltr or rtl"),
         OptionSpec(name: "--align", value: "A", help: "line alignment: left, center (default), right, start or end"),
-        OptionSpec(name: "--line-spacing", value: "X", help: "multiple of the font's line height, above 0 and at most \(Int(Limits.maximumLineSpacing)) (default 1)"),
+        OptionSpec(name: "--line-spacing", value: "X", help: "multiple of the font's line height, \(OptionValues.format(Limits.minimumLineSpacing)) to \(Int(Limits.maximumLineSpacing)) (default 1)"),
         OptionSpec(name: "--letter-spacing", value: "PX", help: "extra pixels after each character, -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) (default 0)"),
         OptionSpec(name: "--max-width", value: "PX", help: "wrap lines longer than this at spaces, 1 to \(Int(Limits.maximumWrapWidth))"),
         OptionSpec(name: "--outline", value: "PX", help: "draw a stroked outline of this width around the glyphs, 0 to \(Int(Limits.maximumOutlineWidth))"),
@@ -42,7 +42,7 @@ enum LabelOptions {
     /// style's radius; an animation gives its largest).
     static func style(_ options: Options, text: String, fitRadius: Double? = nil) throws -> LabelStyle {
         let style = try unfittedStyle(options)
-        let minimum = try options.number("min-size", range: 0.01...Limits.maximumFontSize)
+        let minimum = try options.number("min-size", range: Limits.minimumFontSize...Limits.maximumFontSize)
         guard try options.flag("fit") else {
             if minimum != nil { throw UsageError(message: "--min-size only applies with --fit") }
             return style
@@ -60,9 +60,10 @@ enum LabelOptions {
     static func unfittedStyle(_ options: Options) throws -> LabelStyle {
         var text = TextStyle()
         if let font = try options.string("font") {
+            guard !font.isEmpty else { throw UsageError(message: "--font needs a font file or a family name, not an empty one") }
             do { text.font = try FontLibrary.named(font) } catch { throw UsageError(message: "--font: \(error)") }
         }
-        if let size = try options.number("size", range: 0.01...Limits.maximumFontSize) { text.size = size }
+        if let size = try options.number("size", range: Limits.minimumFontSize...Limits.maximumFontSize) { text.size = size }
         if let features = try options.list("features") {
             text.features = features.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         }
@@ -75,7 +76,7 @@ enum LabelOptions {
             guard let a = TextAlignment(rawValue: align) else { throw UsageError(message: "--align must be left, center, right, start or end, got '\(align)'") }
             text.alignment = a
         }
-        if let spacing = try options.number("line-spacing", range: 0.01...Limits.maximumLineSpacing) { text.lineSpacing = spacing }
+        if let spacing = try options.number("line-spacing", range: Limits.minimumLineSpacing...Limits.maximumLineSpacing) { text.lineSpacing = spacing }
         if let spacing = try options.number("letter-spacing", range: -Limits.maximumLetterSpacing...Limits.maximumLetterSpacing) { text.letterSpacing = spacing }
         if let width = try options.number("max-width", range: 1...Limits.maximumWrapWidth) { text.maxWidth = width }
         if let outline = try options.number("outline", range: 0...Limits.maximumOutlineWidth) { text.outlineWidth = outline }

@@ -93,8 +93,8 @@ struct LabelPipelineTests {
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) { folder.deleteLastPathComponent() }
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
         for row in ["| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
-                    "| font size (`--size`) | above 0, at most \(Int(Limits.maximumFontSize)) px |",
-                    "| line spacing (`--line-spacing`) | above 0, at most \(Int(Limits.maximumLineSpacing)) line heights |",
+                    "| font size (`--size`) | \(Limits.minimumFontSize) to \(Int(Limits.maximumFontSize)) px |",
+                    "| line spacing (`--line-spacing`) | \(Limits.minimumLineSpacing) to \(Int(Limits.maximumLineSpacing)) line heights |",
                     "| letter spacing (`--letter-spacing`) | -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) px |",
                     "| outline (`--outline`) | 0 to \(Int(Limits.maximumOutlineWidth)) px |",
                     "| wrap width (`--max-width`) | 1 to \(Int(Limits.maximumWrapWidth)) px |",

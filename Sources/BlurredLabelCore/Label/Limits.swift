@@ -4,10 +4,12 @@ public enum Limits {
     /// The blur's sigma for labels, blur levels, animations, image blurs and redactions, in pixels
     /// (`GaussianBlur` checks it).
     public static let maximumRadius = GaussianBlur.maximumSigma
-    /// The em size in pixels.
+    /// The em size in pixels, from `minimumFontSize` (as `--size`, `--min-size` and a manifest's).
     public static let maximumFontSize = TextStyle.maximumSize
-    /// Line spacing, a multiple of the font's line height (above 0).
+    public static let minimumFontSize = 0.01
+    /// Line spacing, a multiple of the font's line height, from `minimumLineSpacing`.
     public static let maximumLineSpacing = TextStyle.maximumLineSpacing
+    public static let minimumLineSpacing = 0.01
     /// Letter spacing in pixels, either way.
     public static let maximumLetterSpacing = TextStyle.maximumLetterSpacing
     /// An outline's width in pixels.
