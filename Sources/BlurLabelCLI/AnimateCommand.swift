@@ -55,7 +55,7 @@ enum AnimateCommand {
             self.order = order
             if delay > Limits.maximumFrameDelay {
                 throw UsageError(message: "--duration \(OptionValues.format(duration)) over "
-                                 + cFormat("%ld frames is %.3f s a frame; ", order.count, delay)
+                                 + cFormat("%ld frames is %.4g s a frame; ", order.count, delay)
                                  + "a frame may last at most \(String(Limits.maximumFrameDelay)) s (give more --steps or a shorter --duration)")
             }
         }

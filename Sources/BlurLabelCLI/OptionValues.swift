@@ -132,8 +132,9 @@ struct Options: Equatable, Sendable {
 /// Turning option text into checked values, with messages that name the option.
 enum OptionValues {
     static func number(_ text: String, option: String, range: ClosedRange<Double>) throws -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw UsageError(message: "\(option) needs a finite number, got '\(text)'")
+        // Decimal only, as whole-number options are: Swift's Double also reads hexadecimal ("0x10").
+        guard !text.contains(where: { $0 == "x" || $0 == "X" }), let value = Double(text), value.isFinite else {
+            throw UsageError(message: "\(option) needs a finite decimal number, got '\(text)'")
         }
         guard range.contains(value) else {
             throw UsageError(message: "\(option) must be from \(format(range.lowerBound)) to \(format(range.upperBound)), got \(text)")

@@ -52,12 +52,14 @@ struct BatchTests {
             #"{"text":"a","output":"y.png","size":-4}"#, Self.good[1],
             #"{"text":"12.34 SECRET","output":"d.png","secure":true,"secure":false}"#,
             #"{"text":"a","output":"o.png","radius":{"x":1}}"#, #"["text","a"]"#,
+            "\u{FEFF}" + #"{"text":"a","output":"b.png"}"#, #"{"text":"a","output":"r.png","radius":"0x10"}"#,
         ], in: folder)
         let result = run(["batch", manifest, "--out", folder + "/out"])
         #expect(result.status == 2)
         for (line, reason) in [(2, "invalid JSON"), (3, "unknown option 'colour'"), (4, "missing \"text\""),
                                (5, "unknown colour 'blurple'"), (6, "must be a file name under"), (7, "--size must be"),
-                               (9, "a key appears twice"), (10, "unsupported type"), (11, "each line must be one JSON object")] {
+                               (9, "a key appears twice"), (10, "unsupported type"), (11, "each line must be one JSON object"),
+                               (12, "starts with a byte order mark"), (13, "--radius needs a finite decimal number")] {
             #expect(result.err.contains("line \(line): ") && result.err.contains(reason), "line \(line)")
         }
         #expect(!result.err.contains("SECRET"), "a refused line's text is never printed")

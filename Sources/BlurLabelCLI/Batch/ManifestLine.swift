@@ -20,6 +20,9 @@ struct ManifestLine {
         _ = try decodeUTF8(bytes)
         let parsed: JSONValue
         do { parsed = try JSONValue(parsing: bytes) } catch {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw LineError("the line starts with a byte order mark (U+FEFF), which JSON does not allow: save the manifest as UTF-8 without one")
+            }
             throw LineError(error.kind == .duplicateKey ? "a key appears twice (each may be given once)" : Self.notAnObject)
         }
         guard case let .object(fields) = parsed else { throw LineError(Self.notAnObject) }
