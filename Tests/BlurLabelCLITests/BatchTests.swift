@@ -233,6 +233,32 @@ struct BatchInterruptionTests {
         for name in names.prefix(50) { #expect(throws: Never.self) { try PNGDecoder.decode(contentsOf: folder + "/" + name) } }
     }
 
+    /// Started with SIGINT ignored (`nohup`, a script's background job), batch keeps it ignored,
+    /// as every other command does: it used to install its handler and stop.
+    @Test func anIgnoredInterruptStaysIgnored() throws {
+        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let out = try temporaryFolder() + "/out"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' INT; exec \"$0\" batch - --out \"$1\"", executable, out]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func send(_ i: Int) { input.fileHandleForWriting.write(Data((#"{"text":"\#(i)","output":"i\#(i).png"}"# + "\n").utf8)) }
+        send(1)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && !FileManager.default.fileExists(atPath: out + "/i1.png") { usleep(10_000) }
+        kill(process.processIdentifier, SIGINT)
+        usleep(200_000)
+        send(2)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: out + "/i2.png"))
+    }
+
     /// The built executable beside the test bundle, when there is one.
     static var executable: String? {
         let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blurlabel").path

@@ -25,7 +25,9 @@ final class BatchStop: Sendable {
 }
 
 /// Runs `body` with SIGINT and SIGTERM counted for `BatchStop` (and unblocked: a parent may have
-/// started us with them blocked), restoring the previous handling afterwards.
+/// started us with them blocked), restoring the previous handling afterwards. A signal the
+/// process was started ignoring (`nohup`, a background job of a script) stays ignored, as in
+/// every other command.
 func catchingStopSignals<T>(_ body: () throws -> T) rethrows -> T {
     var stopSignals = sigset_t()
     sigemptyset(&stopSignals)
@@ -34,6 +36,14 @@ func catchingStopSignals<T>(_ body: () throws -> T) rethrows -> T {
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     let previousInt = signal(SIGINT) { _ in stopSignalCount.add(1, ordering: .relaxed) }
     let previousTerm = signal(SIGTERM) { _ in stopSignalCount.add(1, ordering: .relaxed) }
+    if isIgnored(previousInt) { signal(SIGINT, SIG_IGN) }
+    if isIgnored(previousTerm) { signal(SIGTERM, SIG_IGN) }
     defer { signal(SIGINT, previousInt); signal(SIGTERM, previousTerm) }
     return try body()
+}
+
+/// True when `handler` (as `signal` returned it) is SIG_IGN.
+private func isIgnored(_ handler: __sighandler_t?) -> Bool {
+    guard let handler else { return false }
+    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
 }
