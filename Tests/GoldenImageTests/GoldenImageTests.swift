@@ -112,8 +112,15 @@ struct ComparisonTests {
         var b = a
         b.pixels[4] = 0; b.pixels[5] = 0; b.pixels[6] = 0
         let comparison = ImageComparison(detectAntialiasing: false)
-        let diff = try comparison.diffImage(expected: a, result: try comparison.compare(expected: a, actual: b))
+        let result = try comparison.compare(expected: a, actual: b)
+        let diff = try comparison.diffImage(expected: a, result: result)
         #expect(diff[1, 0] == (255, 0, 0, 255))
+        // One red pixel is hard to find in a picture: the summary says where it is.
+        #expect(result.bounds == DifferenceBounds(minX: 1, minY: 0, maxX: 1, maxY: 0))
+        #expect(result.summary.hasPrefix("1 of 3 pixels differ (33.3333%) at (1, 0), largest distance"), "\(result.summary)")
+        var c = b
+        c.pixels[4 * 2] = 0; c.pixels[4 * 2 + 1] = 0
+        #expect(try comparison.compare(expected: a, actual: c).summary.contains(" within x 1–2, y 0–0, "))
         #expect(diff[0, 0].r == diff[0, 0].g && diff[0, 0].g == diff[0, 0].b)
     }
 

@@ -53,6 +53,8 @@ public struct ImageComparison: Sendable {
         /// Per pixel: 0 same, 1 different, 2 anti-aliased difference, 3 outside both pictures
         /// (only in `compareDifferentSizes`'s canvas); empty when identical.
         let classes: [UInt8]
+        /// Where the differing pixels are (nil when none differ beyond the threshold).
+        public internal(set) var bounds: DifferenceBounds? = nil
 
         public var differentRatio: Double { Double(differentPixels) / Double(max(1, width * height)) }
         /// Every pixel's bytes are equal.
@@ -72,8 +74,9 @@ public struct ImageComparison: Sendable {
             }
             // Passing with pixels over the threshold: say it is the tolerance that lets them pass.
             let tolerated = passes ? "within the tolerance of \(allowedPixels) pixels: " : ""
-            return tolerated + cFormat("%ld of %ld pixels differ (%.4f%%), ", differentPixels, width * height, differentRatio * 100)
-                + largest + aa
+            let place = bounds.map { " " + $0.description } ?? ""
+            return tolerated + cFormat("%ld of %ld pixels differ (%.4f%%)", differentPixels, width * height, differentRatio * 100)
+                + place + ", " + largest + aa
         }
     }
 
@@ -127,6 +130,7 @@ public struct ImageComparison: Sendable {
                                 } else {
                                     marks.pointer[i] = 1
                                     tally.different += 1
+                                    tally.bounds = tally.bounds?.including(x: x, y: y) ?? DifferenceBounds(minX: x, minY: y, maxX: x, maxY: y)
                                 }
                             }
                         }
@@ -138,17 +142,44 @@ public struct ImageComparison: Sendable {
         let total = tallies.reduce(Tally(), +)
         return Result(width: w, height: h, differentPixels: total.different, antialiasedPixels: total.antialiased,
                       changedPixels: total.changed, maxDistance: min(1, total.worst), allowedPixels: allowed,
-                      metric: metric, threshold: threshold, classes: classes)
+                      metric: metric, threshold: threshold, classes: classes, bounds: total.bounds)
     }
 }
 
 /// What one worker found in its rows; merged after the join.
 struct Tally: Sendable, Equatable {
     var different = 0, antialiased = 0, changed = 0, worst = 0.0
+    /// The box around the pixels that differ (not anti-aliasing): nil while there are none.
+    var bounds: DifferenceBounds?
 
     static func + (l: Tally, r: Tally) -> Tally {
         Tally(different: l.different + r.different, antialiased: l.antialiased + r.antialiased,
-              changed: l.changed + r.changed, worst: max(l.worst, r.worst))
+              changed: l.changed + r.changed, worst: max(l.worst, r.worst), bounds: DifferenceBounds.union(l.bounds, r.bounds))
+    }
+}
+
+/// The smallest box holding every differing pixel, in pixels, inclusive.
+public struct DifferenceBounds: Sendable, Equatable {
+    public var minX: Int, minY: Int, maxX: Int, maxY: Int
+
+    public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+
+    /// The box grown to hold (x, y).
+    func including(x: Int, y: Int) -> DifferenceBounds {
+        DifferenceBounds(minX: min(minX, x), minY: min(minY, y), maxX: max(maxX, x), maxY: max(maxY, y))
+    }
+
+    static func union(_ a: DifferenceBounds?, _ b: DifferenceBounds?) -> DifferenceBounds? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return a.including(x: b.minX, y: b.minY).including(x: b.maxX, y: b.maxY)
+    }
+
+    /// "at (x, y)" for one pixel, "within x a–b, y c–d" for more.
+    var description: String {
+        minX == maxX && minY == maxY ? "at (\(minX), \(minY))" : "within x \(minX)–\(maxX), y \(minY)–\(maxY)"
     }
 }
 
