@@ -112,6 +112,8 @@ struct CommandLineTests {
         (["blur", "in.png"], "missing -o"),
         (["blur", "/no/such.png", "-o", "x.png"], "cannot read /no/such.png"),
         (["diff", "a.png"], "needs ACTUAL.png"),
+        (["render", "hi", "-o", ""], "cannot write a file with an empty name"),
+        (["blur", "", "-o", "x.png"], "cannot read a file with an empty name"),
     ])
     func argumentErrors(arguments: [String], message: String) {
         let result = run(arguments)

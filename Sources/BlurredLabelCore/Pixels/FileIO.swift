@@ -242,8 +242,8 @@ public enum FileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotRead(path, reason): return "cannot read \(path): \(reason)"
-        case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
+        case let .cannotRead(path, reason): return path.isEmpty ? "cannot read a file with an empty name" : "cannot read \(path): \(reason)"
+        case let .cannotWrite(path, reason): return path.isEmpty ? "cannot write a file with an empty name" : "cannot write \(path): \(reason)"
         }
     }
 }
