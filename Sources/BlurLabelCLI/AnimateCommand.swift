@@ -90,11 +90,17 @@ enum AnimateCommand {
         if let folder {
             try Folders.create(folder)
             let digits = max(3, String(request.order.count - 1).count)
+            let names = request.order.indices.map { index in
+                "\(folder)/frame-" + String(repeating: "0", count: digits - String(index).count) + String(index) + ".png"
+            }
+            // A link planted in the folder is refused, not followed out of it, and before any frame
+            // is written, so a refused run leaves the folder as it was.
+            for name in names where FileIO.isSymbolicLink(name) {
+                throw FileError.cannotWrite(path: name, reason: "is a symbolic link (not followed here)")
+            }
             var index = 0
             try forEachFrame(request.order, plan: plan) { frame in
-                let number = String(repeating: "0", count: digits - String(index).count) + String(index)
-                // A link planted in the folder is refused, not followed out of it.
-                try writePNG(frame, to: "\(folder)/frame-\(number).png", followingLinks: false)
+                try writePNG(frame, to: names[index], followingLinks: false)
                 index += 1
             }
             if let warning = staleFramesWarning(in: folder, count: index) { output.standardError("blurlabel animate: \(warning)\n") }

@@ -49,7 +49,8 @@ public enum CommandLineTool {
         }
         let status = run(arguments)
         if let failure = standardOutputFailure {
-            writeText("blurlabel: cannot write to standard output: \(failure)\n", toDescriptor: STDERR_FILENO)
+            let command = arguments.first.flatMap { listing(named: $0) }.map { "blurlabel \($0.name)" } ?? "blurlabel"
+            writeText("\(command): cannot write to standard output: \(failure)\n", toDescriptor: STDERR_FILENO)
             return 2
         }
         return status

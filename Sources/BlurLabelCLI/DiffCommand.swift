@@ -67,16 +67,18 @@ enum DiffCommand {
         } catch is ImageComparison.SizeMismatch {
             // Pictures of different sizes never pass, but are still shown: the part they share
             // compared, the rest marked, so a requested picture is never left unwritten (or stale).
-            let sizes = try comparison.compareDifferentSizes(expected: expected, actual: actual)
+            let sizes = try comparison.compareDifferentSizes(expected: expected, actual: actual, drawing: picturesWanted)
             diff = sizes.diff
             summary = sizes.summary
             passes = false
         }
         if let diff {
+            // Every picture is made before any is written: one that cannot be made (too large)
+            // leaves none behind.
+            let sideBySide = arguments.value("--side-by-side") != nil
+                ? try comparison.sideBySide(expected: expected, diff: diff, actual: actual) : nil
             if let path = arguments.value("--diff") { try writePNG(diff, to: path) }
-            if let path = arguments.value("--side-by-side") {
-                try writePNG(try comparison.sideBySide(expected: expected, diff: diff, actual: actual), to: path)
-            }
+            if let path = arguments.value("--side-by-side"), let sideBySide { try writePNG(sideBySide, to: path) }
             if let artifacts {
                 let page = ComparisonReport(folder: artifacts.folder)
                 if passes {
@@ -96,25 +98,30 @@ enum DiffCommand {
     }
 
     /// The report entry's name, which a later run for the same ACTUAL replaces: ACTUAL as given,
-    /// without `.png` (and a leading `./`), so `out/a.png` and `old/a.png` are two entries.
+    /// with `.` components and repeated slashes dropped (`./out//a.png` is `out/a.png`), so
+    /// `out/a.png` and `old/a.png` are two entries, as are `a.png` and `A.PNG`.
     static func reportName(_ path: String) -> String {
-        guard path != "-" else { return "stdin" }
-        var name = path
-        while name.hasPrefix("./") { name.removeFirst(2) }
-        return name.lowercased().hasSuffix(".png") ? String(name.dropLast(4)) : name
+        guard path != "-" else { return "(standard input)" }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// What the entry's pictures are called in the report folder: ACTUAL's file name without
-    /// `.png`, and when ACTUAL is in another folder a hash of its whole name too, so pictures of
-    /// `out/a.png` and `old/a.png` do not overwrite each other and no name leads out of the folder.
+    /// `.png` (cut to 100 bytes, so a long name still leaves room in the file system's 255), and
+    /// a hash of the entry's whole name, so no two entries share pictures (`out/a.png` and
+    /// `old/a.png`, or a file whose name looks like another entry's pictures) and no name leads
+    /// out of the folder.
     static func reportStem(_ path: String) -> String {
         let name = reportName(path)
-        guard let slash = name.lastIndex(of: "/") else { return name }
-        return String(name[name.index(after: slash)...]) + cFormat("-%08llx", fnv1a(name) >> 32)
+        var file = name.split(separator: "/").last.map(String.init) ?? "picture"
+        if file.lowercased().hasSuffix(".png") { file.removeLast(4) }
+        while file.utf8.count > 100 { file.removeLast() }
+        return file + cFormat("-%08llx", fnv1a(name) >> 32)
     }
 
+    /// The `cp` that accepts ACTUAL as the new EXPECTED (`--` first: a name may start with '-').
     static func acceptCommands(_ inputs: [String]) -> [String] {
-        inputs.contains("-") ? [] : ["cp \(shellQuoted(inputs[1])) \(shellQuoted(inputs[0]))"]
+        inputs.contains("-") ? [] : ["cp -- \(shellQuoted(inputs[1])) \(shellQuoted(inputs[0]))"]
     }
 
     /// The output paths, refused when one of them is an input (same resolved path or same file)

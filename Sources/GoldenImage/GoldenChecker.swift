@@ -67,9 +67,11 @@ struct GoldenChecker {
             } catch is ImageComparison.SizeMismatch {
                 // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
                 let sizes = try options.comparison.compareDifferentSizes(expected: expected, actual: actual)
+                guard let diff = sizes.diff else { return fail("golden \(name): \(sizes.summary)") }   // drawn: `drawing` is true
+                let sideBySide = try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual)
                 let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"),
-                             try artifacts.write(sizes.diff, as: "diff"))
-                try artifacts.write(try options.comparison.sideBySide(expected: expected, diff: sizes.diff, actual: actual), as: "side-by-side")
+                             try artifacts.write(diff, as: "diff"))
+                try artifacts.write(sideBySide, as: "side-by-side")
                 let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
                 let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
                 try addToReport(name, .sizeMismatch, sizes.summary, expected: shown.0, actual: shown.1, diff: shown.2,

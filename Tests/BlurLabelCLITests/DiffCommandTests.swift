@@ -92,10 +92,10 @@ struct DiffCommandTests {
         }
         for process in processes { process.waitUntilExit(); #expect(process.terminationStatus == 1) }
         let entries = try ComparisonReport(folder: report).entries()
-        #expect(entries.map(\.name).sorted() == (0..<6).map { "\(folder)/clear-\($0)" })
+        #expect(entries.map(\.name).sorted() == (0..<6).map { "\(folder)/clear-\($0).png" })
         let html = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
         #expect(html.components(separatedBy: "<section class=\"entry\"").count == 7)
-        #expect(html.contains("cp \(folder)/clear-3.png \(folder)/white.png"))
+        #expect(html.contains("cp -- \(folder)/clear-3.png \(folder)/white.png"))
         let stem = DiffCommand.reportStem(folder + "/clear-0.png")
         for name in ["\(stem)-expected.png", "\(stem)-actual.png", "\(stem)-diff.png"] {
             #expect(FileManager.default.fileExists(atPath: report + "/" + name))
@@ -104,6 +104,9 @@ struct DiffCommandTests {
         #expect(run(["diff", white, white, "--report", report]).status == 0)
         #expect(run(["diff", white, folder + "/clear-0.png", "--report", report, "--max-diff-pixels", "64"]).status == 0)
         #expect(try ComparisonReport(folder: report).entries().count == 5)
+        // ... and takes its pictures with it.
+        #expect(!FileManager.default.fileExists(atPath: report + "/\(stem)-diff.png"))
+        #expect(FileManager.default.fileExists(atPath: report + "/\(DiffCommand.reportStem(folder + "/clear-1.png"))-diff.png"))
     }
 
     /// Entries are keyed by ACTUAL as given: the same file name in two folders is two entries
@@ -120,12 +123,17 @@ struct DiffCommandTests {
         #expect(run(["diff", white, folder + "/x2/b.png", "--report", report]).status == 1)
         #expect(run(["diff", white, folder + "/ok/b.png", "--report", report]).status == 0)
         let entries = try ComparisonReport(folder: report).entries()
-        #expect(entries.map(\.name).sorted() == [folder + "/x1/b", folder + "/x2/b"])
+        #expect(entries.map(\.name).sorted() == [folder + "/x1/b.png", folder + "/x2/b.png"])
         let files = Set(entries.flatMap { [$0.expected?.file, $0.actual?.file, $0.diff?.file].compactMap { $0 } })
         #expect(files.count == 6 && files.allSatisfy { !$0.contains("/") && $0.hasPrefix("b-") })
         for file in files { #expect(FileManager.default.fileExists(atPath: report + "/" + file)) }
-        #expect(DiffCommand.reportStem("b.png") == "b" && DiffCommand.reportName("./b.png") == "b")
-        #expect(DiffCommand.reportStem("../../etc/x.png").hasPrefix("x-"))
+        #expect(DiffCommand.reportName(".//out/./b.png") == "out/b.png" && DiffCommand.reportName("/a//b.png") == "/a/b.png")
+        #expect(DiffCommand.reportName("-") == "(standard input)")
+        // Names that differ are different entries with different pictures, whatever they look like.
+        let names = ["x.png", "x", "Q.png", "Q.PNG", "k/a/x.png", "x-" + String(DiffCommand.reportStem("k/a/x.png").suffix(8)) + ".png"]
+        #expect(Set(names.map(DiffCommand.reportName)).count == names.count && Set(names.map(DiffCommand.reportStem)).count == names.count)
+        #expect(DiffCommand.reportStem("../../etc/x.png").hasPrefix("x-") && !DiffCommand.reportStem("../../etc/x.png").contains("/"))
+        #expect(DiffCommand.reportStem(String(repeating: "é", count: 200) + ".png").utf8.count <= 109)
     }
 
     /// Pictures of different sizes fail, and every picture asked for is still written: the
@@ -184,6 +192,30 @@ struct DiffCommandTests {
         let full = try runProgram(executable, ["diff", white, white], standardOutput: "/dev/full")
         #expect(full.0 == 2 && String(decoding: full.2, as: UTF8.self).contains("cannot write to standard output"))
         #expect(run(["diff", "-", "-"]).err.contains("can be only one of EXPECTED and ACTUAL"))
+    }
+
+    /// A 1000000×1 against a 1×1000000 picture: the comparison needs only their shared pixel;
+    /// a diff picture would need 10^12 (it was allocated anyway, and the process died). Without
+    /// pictures the answer is "different"; with one asked for, a clear refusal and nothing written.
+    @Test func picturesTooLargeToDrawAreRefusedNotAllocated() throws {
+        let folder = try temporaryFolder()
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 1_000_000, height: 1, fill: .white)), to: folder + "/wide.png")
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 1, height: 1_000_000, fill: .white)), to: folder + "/tall.png")
+        let plain = run(["diff", folder + "/wide.png", folder + "/tall.png"])
+        #expect(plain.status == 1 && plain.out.contains("where they overlap (1x1): identical"), "\(plain.out)")
+        let drawn = run(["diff", folder + "/wide.png", folder + "/tall.png", "--diff", folder + "/d.png", "--side-by-side", folder + "/s.png"])
+        #expect(drawn.status == 2 && drawn.err.contains("would be 1000000x1000000 pixels, over the limit"), "\(drawn.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/d.png") && !FileManager.default.fileExists(atPath: folder + "/s.png"))
+        // Side by side too wide for one picture: one above the other instead.
+        var dotted = try Image(width: 400_000, height: 1, fill: .white)
+        dotted.pixels[0] = 0
+        try FileIO.write(try PNGEncoder().encode(dotted), to: folder + "/dotted.png")
+        let wide = run(["diff", folder + "/wide.png", folder + "/dotted.png", "--side-by-side", folder + "/s.png"])
+        #expect(wide.status == 1)
+        try FileIO.write(try PNGEncoder().encode(try Image(width: 400_000, height: 1, fill: .white)), to: folder + "/plain.png")
+        #expect(run(["diff", folder + "/plain.png", folder + "/dotted.png", "--side-by-side", folder + "/s.png"]).status == 1)
+        let stacked = try PNGDecoder.decode(contentsOf: folder + "/s.png")
+        #expect(stacked.width == 400_000 && stacked.height == 3 + 8)
     }
 
     @Test func maxPixelsRaisesTheInputLimit() throws {

@@ -4,10 +4,11 @@ import Testing
 @testable import BlurLabelCLI
 
 /// Runs the built tool as a child with extra environment variables; returns status and stderr.
-private func runTool(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, err: String) {
+private func runTool(_ arguments: [String], environment: [String: String], in folder: String? = nil) throws -> (status: Int32, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(BatchInterruptionTests.executable))
     process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let errors = Pipe()
     process.standardError = errors
@@ -99,6 +100,18 @@ struct FontFallbackCommandTests {
     /// fontconfig starts only when a character is missing from the chain (issue #13: start-up
     /// stays small): with a configuration file that does not exist, fontconfig complains on
     /// stderr when it starts, and a label the embedded fonts cover never makes it start.
+    /// `--font FILE#INDEX` names a face of a file in the current folder too (without a slash it
+    /// was taken for a family name and sent to fontconfig).
+    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func faceIndexOfAFileInTheCurrentFolder() throws {
+        let folder = try temporaryFolder()
+        let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fonts")
+        try FileManager.default.copyItem(atPath: fonts.appendingPathComponent("DejaVuSans.ttf").path, toPath: folder + "/d.ttf")
+        #expect(try runTool(["render", "hi", "--font", "d.ttf#0", "-o", "a.png"], environment: [:], in: folder).status == 0)
+        let missing = try runTool(["render", "hi", "--font", "d.ttf#3", "-o", "b.png"], environment: [:], in: folder)
+        #expect(missing.status == 2 && missing.err.contains("has no face number 3"), "\(missing.err)")
+    }
+
     @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func fontconfigStartsOnlyWhenNeeded() throws {
         let folder = try temporaryFolder()
         let environment = ["FONTCONFIG_FILE": folder + "/missing.conf"]

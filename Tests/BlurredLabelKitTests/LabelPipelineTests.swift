@@ -128,6 +128,10 @@ struct LabelPipelineTests {
         #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "a" + run + "\u{301}") }
         #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "ก" + String(repeating: "\u{E31}", count: limit + 1)) }
         _ = try LabelPipeline().picture(of: "a" + run + "b" + run)
+        // Invisible characters between runs do not end one: the marks still stack on one letter.
+        for separator in ["\u{200B}", "\u{200C}", "\u{200D}", "\u{E0020}"] {
+            #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "a" + run + separator + run) }
+        }
     }
 
     @Test func threadsRenderTheSameGlyphsWithTheirOwnFaces() throws {

@@ -86,7 +86,7 @@ struct SystemFontFallbackTests {
 struct FontFileTests {
     @Test func onlyWholeRegularFontFilesLoad() throws {
         let folder = try Fixtures.temporaryFolder()
-        #expect(throws: FontError.cannotRead(path: folder.path)) { try Font(path: folder.path) }
+        #expect(throws: FontError.notAFile(path: folder.path)) { try Font(path: folder.path) }
         #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) { try Font(path: folder.path + "/none.ttf") }
         let empty = folder.appendingPathComponent("empty.ttf").path
         try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
@@ -94,14 +94,14 @@ struct FontFileTests {
         // A FIFO is refused at once (opening one to read used to wait for a writer for ever).
         let fifo = folder.appendingPathComponent("fifo.ttf").path
         try #require(mkfifo(fifo, 0o600) == 0)
-        #expect(throws: FontError.cannotRead(path: fifo)) { try Font(path: fifo) }
-        // A 3 GB file of nothing (sparse) is mapped, not read: refused at the cost of a page or
-        // two, where reading it first took 3 GB of memory.
+        #expect(throws: FontError.notAFile(path: fifo)) { try Font(path: fifo) }
+        // A 3 GB file (sparse) is refused by its size before a byte is read: reading it first
+        // took 3 GB of memory.
         let huge = folder.appendingPathComponent("huge.ttf").path
         try #require(FileManager.default.createFile(atPath: huge, contents: Data()))
         try #require(truncate(huge, 3 << 30) == 0)
         let before = residentKilobytes()
-        #expect(throws: FontError.self) { try Font(path: huge) }
+        #expect(throws: FontError.tooLarge(path: huge, limit: Limits.maximumFontFileBytes)) { try Font(path: huge) }
         // (Other tests run meanwhile in this process, so the bound is loose: far below 3 GB.)
         #expect(residentKilobytes() - before < 1 << 20, "resident memory grew by \(residentKilobytes() - before) KB")
         // A font read from its file is the same font as from its bytes.

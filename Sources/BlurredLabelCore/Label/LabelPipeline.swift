@@ -133,10 +133,14 @@ public struct LabelPipeline: Sendable {
             count += 1
             if count > Limits.maximumTextScalars { throw LabelError.textTooLong(limit: Limits.maximumTextScalars) }
             // ASCII is never a mark: the common case costs no property lookup.
-            if scalar.value >= 0x300, [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory) {
+            guard scalar.value >= 0x300 else { marks = 0; continue }
+            let properties = scalar.properties
+            if [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory) {
                 marks += 1
                 if marks > Limits.maximumCombiningMarks { throw LabelError.tooManyMarks(limit: Limits.maximumCombiningMarks) }
-            } else {
+            } else if !properties.isDefaultIgnorableCodePoint {
+                // A zero-width space or joiner between marks is invisible to shaping: the marks
+                // on either side stack on one letter, so the run goes on through it.
                 marks = 0
             }
         }

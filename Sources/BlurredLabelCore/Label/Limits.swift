@@ -32,6 +32,8 @@ public enum Limits {
     /// stacks more than a handful, and shaping a run of them takes time that grows with its
     /// square (30,000 acute accents on one letter took 3.5 s; Unicode's stream-safe format allows 30).
     public static let maximumCombiningMarks = 128
+    /// A font file's bytes (read whole into memory; the largest CJK collections are about 130 MB).
+    public static let maximumFontFileBytes = 512 << 20
     /// Bytes in one manifest line (a longer line is reported and skipped unread).
     public static let maximumManifestLineBytes = 1 << 20
     /// An animation's whole pass, in seconds.

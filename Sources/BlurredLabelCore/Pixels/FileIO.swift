@@ -55,13 +55,16 @@ public enum FileIO {
             try writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>", writer: Glibc.write)
             return
         }
-        if !followingLinks {
-            var link = stat()
-            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
-                throw FileError.cannotWrite(path: path, reason: "is a symbolic link (not followed here)")
-            }
+        if !followingLinks && isSymbolicLink(path) {
+            throw FileError.cannotWrite(path: path, reason: "is a symbolic link (not followed here)")
         }
         try writeAtomically(bytes, to: path, writer: Glibc.write)
+    }
+
+    /// True when `path` itself is a symbolic link.
+    public static func isSymbolicLink(_ path: String) -> Bool {
+        var link = stat()
+        return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// How many names (hard links) the file at `path` has, following symbolic links; nil when it

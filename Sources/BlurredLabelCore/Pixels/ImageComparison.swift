@@ -84,9 +84,9 @@ public struct ImageComparison: Sendable {
     public struct SizeMismatch: Error, CustomStringConvertible {
         public let expected: (width: Int, height: Int)
         public let actual: (width: Int, height: Int)
-        public var description: String {
-            "size mismatch: expected \(expected.width)x\(expected.height), actual \(actual.width)x\(actual.height)"
-        }
+        public var description: String { "size mismatch: " + sizes }
+        /// "expected WxH, actual WxH".
+        var sizes: String { "expected \(expected.width)x\(expected.height), actual \(actual.width)x\(actual.height)" }
     }
 
     public func compare(expected: Image, actual: Image) throws -> Result {

@@ -27,20 +27,26 @@ extension ImageComparison {
         return out
     }
 
-    /// expected | diff | actual, side by side with 4-px grey gaps.
+    /// expected | diff | actual, side by side with 4-px grey gaps; one above the other when side
+    /// by side would be wider than an image may be (very wide, short pictures). Refused
+    /// (`DiffPictureTooLarge`) when neither fits.
     public func sideBySide(expected: Image, diff: Image, actual: Image) throws -> Image {
-        let gap = 4
-        let width = expected.width + diff.width + actual.width + 2 * gap
-        let height = max(expected.height, diff.height, actual.height)
-        var out = try Image(width: width, height: height, fill: Color(red: 128, green: 128, blue: 128))
-        var left = 0
-        for part in [expected, diff, actual] {
+        let gap = 4, parts = [expected, diff, actual]
+        let across = (width: parts.map(\.width).reduce(2 * gap, +), height: parts.map(\.height).max()!)
+        let down = (width: parts.map(\.width).max()!, height: parts.map(\.height).reduce(2 * gap, +))
+        let horizontal = (try? DiffPictureTooLarge.check(width: across.width, height: across.height, what: "")) != nil
+        let size = horizontal ? across : down
+        try DiffPictureTooLarge.check(width: size.width, height: size.height, what: "the side-by-side picture")
+        var out = try Image(width: size.width, height: size.height, fill: Color(red: 128, green: 128, blue: 128))
+        var offset = 0
+        for part in parts {
             let flat = part.flattened(over: backdrop)
             for y in 0..<part.height {
-                let src = y * part.width * 4, dst = (y * width + left) * 4
+                let src = y * part.width * 4
+                let dst = horizontal ? (y * size.width + offset) * 4 : ((y + offset) * size.width) * 4
                 out.pixels.replaceSubrange(dst..<(dst + part.width * 4), with: flat.pixels[src..<(src + part.width * 4)])
             }
-            left += part.width + gap
+            offset += (horizontal ? part.width : part.height) + gap
         }
         return out
     }

@@ -9,8 +9,8 @@ extension ImageComparison {
         /// narrower width by the lower height.
         public let overlap: Result
         /// The diff picture, as large as both: the shared part as `diffImage` shows it, red where
-        /// only one of the pictures has pixels, grey where neither has.
-        public let diff: Image
+        /// only one of the pictures has pixels, grey where neither has. nil when not asked for.
+        public let diff: Image?
 
         /// One line: both sizes, then what differs where they overlap.
         public var summary: String {
@@ -19,13 +19,19 @@ extension ImageComparison {
         }
     }
 
-    /// Compares pictures of different sizes over the part they share and draws the diff picture
-    /// of both (`diffImage` for pictures of the same size).
-    public func compareDifferentSizes(expected: Image, actual: Image) throws -> SizeMismatchComparison {
+    /// Compares pictures of different sizes over the part they share and, with `drawing`, draws
+    /// the diff picture of both (`diffImage` for pictures of the same size). That picture is as
+    /// wide as the wider and as tall as the taller: a 1000000×1 and a 1×1000000 picture would need
+    /// 10^12 pixels, so a canvas over the image limits is refused (`DiffPictureTooLarge`) before
+    /// anything is allocated for it. The comparison itself needs only the shared part.
+    public func compareDifferentSizes(expected: Image, actual: Image, drawing: Bool = true) throws -> SizeMismatchComparison {
         let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
         let shared = (width: min(expected.width, actual.width), height: min(expected.height, actual.height))
+        let mismatch = SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
+        if drawing { try DiffPictureTooLarge.check(width: width, height: height, what: "the diff picture of \(mismatch.sizes)") }
         let overlap = try compare(expected: try expected.topLeft(width: shared.width, height: shared.height),
                                   actual: try actual.topLeft(width: shared.width, height: shared.height))
+        guard drawing else { return SizeMismatchComparison(mismatch: mismatch, overlap: overlap, diff: nil) }
         // Classes over the whole canvas: the overlap's own, 1 where one picture has a pixel and
         // the other has none, 3 where neither has.
         var classes = [UInt8](repeating: 0, count: width * height)
@@ -41,8 +47,23 @@ extension ImageComparison {
         let canvas = Result(width: width, height: height, differentPixels: 0, antialiasedPixels: 0, changedPixels: 0,
                             maxDistance: 0, allowedPixels: 0, metric: metric, threshold: threshold, classes: classes)
         let diff = try diffImage(expected: try expected.topLeft(width: width, height: height), result: canvas)
-        return SizeMismatchComparison(mismatch: SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height)),
-                                      overlap: overlap, diff: diff)
+        return SizeMismatchComparison(mismatch: mismatch, overlap: overlap, diff: diff)
+    }
+}
+
+/// A picture about a comparison (a diff, a side-by-side) that would be larger than an image may be.
+public struct DiffPictureTooLarge: Error, CustomStringConvertible {
+    public let what: String
+    public let width: Int, height: Int
+    public var description: String {
+        "\(what) would be \(width)x\(height) pixels, over the limit of \(Image.maximumSide) a side and \(Image.maximumPixels) in all"
+    }
+
+    static func check(width: Int, height: Int, what: @autoclosure () -> String) throws {
+        guard width <= Image.maximumSide, height <= Image.maximumSide,
+              width.multipliedReportingOverflow(by: height).partialValue <= Image.maximumPixels else {
+            throw DiffPictureTooLarge(what: what(), width: width, height: height)
+        }
     }
 }
 

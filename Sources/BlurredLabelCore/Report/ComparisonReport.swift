@@ -32,10 +32,17 @@ public struct ComparisonReport: Sendable {
     }
 
     /// Drops the entry for `name`, if there is one, and rewrites the page. Cheap when there is none.
+    /// Its pictures go too (those named directly in the folder, as `diff --report` writes them).
     public func remove(name: String) throws {
         let file = entryFile(name)
         guard Folders.exists(file) else { return }
         try withLock {
+            if let entry = Self.entry(at: file) {
+                for picture in [entry.expected, entry.actual, entry.diff].compactMap({ $0 })
+                where !picture.file.contains("/") && picture.file.hasSuffix(".png") && !picture.file.hasPrefix(".") {
+                    Folders.removeFile(Folders.join(folder, picture.file))
+                }
+            }
             Folders.removeFile(file)
             try writePage()
         }
@@ -57,12 +64,14 @@ public struct ComparisonReport: Sendable {
     /// Every entry in the folder, oldest first (ties by name). A file that is not an entry is skipped.
     public func entries() throws -> [ComparisonReportEntry] {
         let files = (Folders.names(in: entriesFolder) ?? []).filter { $0.hasSuffix(".json") }
-        return files.compactMap { name -> ComparisonReportEntry? in
-            guard let bytes = try? FileIO.read(Folders.join(entriesFolder, name), limit: 1 << 24),
-                  let json = try? JSONValue(parsing: bytes) else { return nil }
-            return ComparisonReportEntry(json: json)
-        }
-        .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
+        return files.compactMap { Self.entry(at: Folders.join(entriesFolder, $0)) }
+            .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
+    }
+
+    /// The entry in one JSON file, nil if it is not one.
+    private static func entry(at path: String) -> ComparisonReportEntry? {
+        guard let bytes = try? FileIO.read(path, limit: 1 << 24), let json = try? JSONValue(parsing: bytes) else { return nil }
+        return ComparisonReportEntry(json: json)
     }
 
     /// The entry's file: a hash of its name, so any name (`<script>`, `a/b`) makes a plain file name.

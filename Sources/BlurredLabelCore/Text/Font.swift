@@ -43,16 +43,16 @@ public final class Font: @unchecked Sendable {
     /// FreeType and opens the face once, not twice (0.13 M instructions). Taken at most once.
     private let spare: LockedValue<OwnedFace?>
 
-    /// Loads face `index` of a font file (TTF, OTF, or a TTC collection).
-    /// The file is mapped into memory, not read: only the pages FreeType and HarfBuzz look at
-    /// are ever loaded (a 10 MB emoji font is not copied; a huge file that is no font costs a
-    /// page), and the system shares them between processes.
+    /// Loads face `index` of a font file (TTF, OTF, or a TTC collection), of at most
+    /// `Limits.maximumFontFileBytes`. The file is read once, straight into the font's own buffer
+    /// (not mapped: a file truncated by someone else while it is in use would stop the process
+    /// with SIGBUS; a copy cannot change under it).
     public convenience init(path: String, index: Int = 0) throws {
-        let mapped = try FontFile.map(path)
+        let (buffer, count) = try FontFile.read(path)
         do {
-            try self.init(bytes: mapped, count: mapped.count, storage: .mapped, index: index, name: path, embedded: nil)
+            try self.init(bytes: UnsafeRawBufferPointer(buffer), count: count, storage: .allocated, index: index, name: path, embedded: nil)
         } catch {
-            munmap(UnsafeMutableRawPointer(mutating: mapped.baseAddress), mapped.count)
+            buffer.deallocate()
             throw error
         }
     }
@@ -141,7 +141,6 @@ public final class Font: @unchecked Sendable {
         hb_font_destroy(hbFont)
         switch storage {
         case .allocated: bytes.deallocate()
-        case .mapped: munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
         case .inBinary: break
         }
     }
@@ -172,31 +171,39 @@ public final class Font: @unchecked Sendable {
 enum FontBytes {
     /// A buffer of the font's own (freed with it).
     case allocated
-    /// A font file mapped into memory (unmapped with the font).
-    case mapped
     /// An embedded font's bytes in the binary (never freed).
     case inBinary
 }
 
-/// Mapping a font file into memory.
+/// Reading a font file into a buffer of its own size.
 enum FontFile {
-    /// The file's bytes, mapped read-only; the caller unmaps them. Only a regular file of at
-    /// least one byte is mapped: a FIFO, device or folder is refused before anything waits on it
-    /// (the open does not block), and nothing is read until FreeType looks.
-    static func map(_ path: String) throws -> UnsafeRawBufferPointer {
+    /// The file's bytes in a new buffer (alignment 16) and their count. Only a regular file of
+    /// one byte to `Limits.maximumFontFileBytes` is read: a FIFO, device or folder is refused
+    /// before anything waits on it (the open does not block), and a huge file before a byte of
+    /// it is read.
+    static func read(_ path: String) throws -> (UnsafeMutableRawBufferPointer, Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw FontError.cannotRead(path: path) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0, info.st_size < Int(UInt32.max) else {
-            throw FontError.cannotRead(path: path)
-        }
+        guard fstat(fd, &info) == 0 else { throw FontError.cannotRead(path: path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FontError.notAFile(path: path) }
+        guard info.st_size <= Limits.maximumFontFileBytes else { throw FontError.tooLarge(path: path, limit: Limits.maximumFontFileBytes) }
         guard info.st_size > 0 else { throw FontError.notAFont(name: path, reason: "the file is empty") }
         let size = Int(info.st_size)
-        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED else {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        var count = 0
+        while count < size {
+            let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break } // an error, or the file got shorter: refused below
+            count += n
+        }
+        guard count == size else {
+            buffer.deallocate()
             throw FontError.cannotRead(path: path)
         }
-        return UnsafeRawBufferPointer(start: start, count: size)
+        return (buffer, count)
     }
 }
 
@@ -256,6 +263,8 @@ struct OwnedFace: @unchecked Sendable {
 /// Why a font could not be had.
 public enum FontError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String)
+    case notAFile(path: String)
+    case tooLarge(path: String, limit: Int)
     case notAFont(name: String, reason: String)
     case badFaceIndex(name: String, index: Int)
     case familyNotFound(String)
@@ -264,6 +273,8 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .cannotRead(path): return "cannot read font file \(path) (missing or unreadable)"
+        case let .notAFile(path): return "font file \(path) is not a regular file (a folder, FIFO or device)"
+        case let .tooLarge(path, limit): return "font file \(path) is larger than \(limit >> 20) MiB, more than any font needs"
         case let .notAFont(name, reason): return "\(name) is not a usable font: \(reason)"
         case let .badFaceIndex(name, index): return "\(name) has no face number \(index)"
         case let .familyNotFound(family): return "no installed font family matches '\(family)' (fontconfig); give a font file path instead"

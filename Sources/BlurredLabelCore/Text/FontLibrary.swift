@@ -86,13 +86,13 @@ public enum FontLibrary {
     /// A font named on the command line: an existing file path, "default", or a family name.
     public static func named(_ spec: String) throws -> Font {
         if spec.isEmpty || spec.lowercased() == "default" { return defaultFont }
-        if spec.contains("/") || Folders.exists(spec) {
-            var path = spec, index = 0
-            if let hash = spec.lastIndex(of: "#"), let i = Int(spec[spec.index(after: hash)...]) {
-                path = String(spec[..<hash]); index = i
-            }
-            return try file(path, index: index)
+        // PATH#INDEX: a face of a collection (the file without "#INDEX" must exist when the
+        // path has no slash, or "Name#2" would never reach fontconfig as a family).
+        var path = spec, index = 0
+        if let hash = spec.lastIndex(of: "#"), let i = Int(spec[spec.index(after: hash)...]), !Folders.exists(spec) {
+            path = String(spec[..<hash]); index = i
         }
+        if path.contains("/") || Folders.exists(path) { return try file(path, index: index) }
         return try family(spec)
     }
 
