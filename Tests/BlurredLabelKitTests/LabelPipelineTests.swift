@@ -105,6 +105,7 @@ struct LabelPipelineTests {
                     "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
                     "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout (the secret too in secure mode) |",
                     "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
+                    "| font file (`--font`) | \(Limits.maximumFontFileBytes >> 20) MiB, checked before it is read |",
                     "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |"] {
             #expect(readme.contains(row), "README lacks: \(row)")
         }

@@ -24,7 +24,9 @@ enum BatchCommand {
         Each line is one JSON object: "text", "output" (a file name under DIR) and any render option
         by the same name without dashes, e.g. {"text":"56.00 €","output":"a.png","radius":2.5,"secure":true}.
         A bad line is reported with its number and does not stop the others; the exit status is 2 if
-        any line failed. Lines naming the same output are an error found before rendering starts.
+        any line failed. In a manifest file, lines naming the same output are an error found before
+        rendering starts; lines from standard input are not read ahead, so there a later line finds
+        an earlier one's output as an existing file (refused, or replaced with --force).
         With '-' as the manifest, lines come from standard input and one JSON result per line goes to
         standard output, in input order: {"line":1,"output":"a.png","ok":true} (Spark's RDD.pipe).
         """
