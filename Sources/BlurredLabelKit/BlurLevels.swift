@@ -48,7 +48,8 @@ public actor BlurLevels {
 
     /// The picture at `amount` (0…1), built on first use.
     public func image(amount: Double) async throws -> Image {
-        try await all()[try step(for: amount)]
+        let step = try step(for: amount)   // a bad amount is refused before anything is built
+        return try await all()[step]
     }
 
     /// Every level, sharp first.
@@ -66,10 +67,17 @@ public actor BlurLevels {
     }
 
     /// Renders the text once, then blurs it at every step, the steps spread over every core.
-    /// Synchronous; `prepare()` and `image(amount:)` run it off the caller's thread.
+    /// Synchronous; `prepare()` and `image(amount:)` run it off the caller's thread. Every level is
+    /// kept, so all of them together may hold at most `Limits.maximumLevelPixels` pixels (1000
+    /// steps up to σ 1000 would be 147 GB): more is refused before any is made.
     public static func build(text: String, style: LabelStyle, maxRadius: Double, steps: Int,
                              threads: Int = defaultThreadCount) throws -> [Image] {
-        try Plan(text: text, style: style, maxRadius: maxRadius, steps: steps).levels(Array(0...steps), threads: threads)
+        let plan = try Plan(text: text, style: style, maxRadius: maxRadius, steps: steps)
+        let total = (plan.width * plan.height).multipliedReportingOverflow(by: steps + 1)
+        guard !total.overflow, total.partialValue <= Limits.maximumLevelPixels else {
+            throw LabelError.tooManyLevelPixels(levels: steps + 1, width: plan.width, height: plan.height, limit: Limits.maximumLevelPixels)
+        }
+        return try plan.levels(Array(0...steps), threads: threads)
     }
 
     /// What every level shares, made once (see `BlurLevelPlan`).

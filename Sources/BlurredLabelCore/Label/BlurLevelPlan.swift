@@ -25,7 +25,7 @@ public struct BlurLevelPlan: Sendable {
         self.steps = steps
         pipeline = LabelPipeline(style: style)
         guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
-        let pad = LabelPipeline.padding(radius: maxRadius) + style.padding
+        let pad = pipeline.padding(radius: maxRadius)
         let pipeline = self.pipeline
         self.pad = pad
         if let decoy = try pipeline.renderDecoy(for: text) {
@@ -55,6 +55,8 @@ public struct BlurLevelPlan: Sendable {
 
     /// Level `index` (0 is the sharp text; 1…steps are blurred).
     public func level(_ index: Int) throws -> Image {
+        // Beyond `steps` the blur would outgrow the canvas, padded for `maxRadius` only.
+        guard index >= 0, index <= steps else { throw LabelError.badLevel(index, steps: steps) }
         if index == 0, let text = try colorSharp() {
             return try pipeline.colorPicture(text, padding: pad, radius: 0, canvas: (width, height), threads: 1).image
         }

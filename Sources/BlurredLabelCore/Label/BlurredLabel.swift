@@ -20,7 +20,8 @@ public final class BlurredLabel {
     public var style: LabelStyle {
         didSet {
             if style.text != oldValue.text || style.secure != oldValue.secure { rendered = nil; renderedDecoy = nil; dropBlurred() }
-            if style.radius != oldValue.radius { dropBlurred() }
+            // The blurred mask is padded for the radius and the style's padding: either changes it.
+            if style.radius != oldValue.radius || style.padding != oldValue.padding { dropBlurred() }
             if style != oldValue { dropImages() }
         }
     }
@@ -90,7 +91,7 @@ public final class BlurredLabel {
     }
 
     /// The padding on each side of the ink: the blur's reach, `ceil(3σ)`, and the style's own padding.
-    public var padding: Int { LabelPipeline.padding(radius: style.radius) + max(0, min(style.padding, LabelStyle.maximumPadding)) }
+    public var padding: Int { pipeline.padding(radius: style.radius) }
 
     /// The pipeline that makes this label's pictures; the label caches its stages.
     public var pipeline: LabelPipeline { LabelPipeline(style: style) }
@@ -119,6 +120,9 @@ public final class BlurredLabel {
     }
 
     private func currentImage() throws -> Image {
+        // As `LabelPipeline.picture(of:)` checks them: a style set after `blur()` is checked here.
+        guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
         let pipeline = self.pipeline
         if isBlurred {
             if let blurredImage { return blurredImage }

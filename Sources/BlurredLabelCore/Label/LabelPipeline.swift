@@ -43,15 +43,26 @@ public struct LabelPipeline: Sendable {
     // MARK: - masks
 
     /// The padding on each side of the ink for a blur of `radius`: the blur's reach, `ceil(3σ)`.
-    public static func padding(radius: Double) -> Int { Int((3 * radius).rounded(.up)) }
+    /// A radius outside 0…`Limits.maximumRadius` (NaN, negative, huge) is taken at the nearest
+    /// bound here; the blur itself refuses it (`LabelError.badRadius`).
+    public static func padding(radius: Double) -> Int {
+        let sigma = radius.isNaN ? 0 : min(max(radius, 0), Limits.maximumRadius)
+        return Int((3 * sigma).rounded(.up))
+    }
 
     /// The padding on each side of the ink for a blur of `radius` in this style: the blur's reach
-    /// and the style's own `padding` beyond it.
-    public func padding(radius: Double) -> Int { Self.padding(radius: radius) + style.padding }
+    /// and the style's own `padding` beyond it (taken within 0…`LabelStyle.maximumPadding`; the
+    /// picture refuses one outside, `LabelError.badPadding`).
+    public func padding(radius: Double) -> Int {
+        Self.padding(radius: radius) + min(max(style.padding, 0), LabelStyle.maximumPadding)
+    }
 
     /// The sharp text's mask with `padding` empty pixels on every side. In secure mode the canvas
     /// is at least the decoy's, with the sharp text centered in it.
     public func sharpMask(_ text: RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+        guard padding >= 0, padding <= Self.padding(radius: Limits.maximumRadius) + LabelStyle.maximumPadding else {
+            throw LabelError.badPadding(padding)
+        }
         let mask = try text.mask.padded(by: padding)
         guard let decoy = try decoy?.mask.padded(by: padding) else { return mask }
         return try mask.centered(inWidth: max(decoy.width, mask.width), height: max(decoy.height, mask.height))
@@ -60,6 +71,9 @@ public struct LabelPipeline: Sendable {
     /// What gets blurred: the text, or in secure mode the decoy alone (so neither the pixels nor
     /// the canvas size depend on the text). `text` is only called outside secure mode.
     public func maskToBlur(text: () throws -> RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+        guard padding >= 0, padding <= Self.padding(radius: Limits.maximumRadius) + LabelStyle.maximumPadding else {
+            throw LabelError.badPadding(padding)
+        }
         if let decoy { return try decoy.mask.padded(by: padding) }
         return try sharpMask(try text(), decoy: nil, padding: padding)
     }
@@ -104,6 +118,7 @@ public struct LabelPipeline: Sendable {
     /// mode (where even σ 0 shows the decoy, never the text), sharp otherwise.
     public func picture(of text: String) throws -> Picture {
         guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
         // The text itself is checked in secure mode too, though only the decoy is laid out, so a
         // line is refused or taken alike in either mode.
         try Self.checkLength(text)

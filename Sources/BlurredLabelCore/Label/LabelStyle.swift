@@ -63,6 +63,8 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
     case badRadius(Double)
     case textTooLong(limit: Int)
     case tooManyMarks(limit: Int)
+    case tooManyLevelPixels(levels: Int, width: Int, height: Int, limit: Int)
+    case badLevel(Int, steps: Int)
     case badPadding(Int)
     case fitWithoutCanvas
     case badFitRange(minimum: Double, maximum: Double)
@@ -76,6 +78,8 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
         case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(Limits.maximumRadius)), got \(r)"
         case let .textTooLong(limit): return "text is longer than \(limit) characters"
         case let .tooManyMarks(limit): return "text has more than \(limit) combining marks in a row (on one character)"
+        case let .tooManyLevelPixels(levels, w, h, limit): return "\(levels) levels of \(w)x\(h) would hold more than \(limit) pixels in all; give fewer steps or a smaller maximum radius"
+        case let .badLevel(index, steps): return "level must be from 0 to \(steps), got \(index)"
         case let .badPadding(p): return "padding must be from 0 to \(LabelStyle.maximumPadding) px, got \(p)"
         case .fitWithoutCanvas: return "fitting needs a canvas size (--canvas WxH)"
         case let .badFitRange(minimum, maximum): return "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"

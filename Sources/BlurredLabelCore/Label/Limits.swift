@@ -40,6 +40,8 @@ public enum Limits {
     public static let maximumDuration = 3600.0
     /// One APNG frame's delay: its numerator is 16-bit milliseconds.
     public static let maximumFrameDelay = 65.535
+    /// Pixels of all the levels `BlurLevels` keeps together (2^28: 1 GiB of RGBA).
+    public static let maximumLevelPixels = 1 << 28
     /// Frame pixels an animation may encode in all (frames × canvas pixels): it streams one frame at
     /// a time, but this bounds the work and the file.
     public static let maximumAnimationPixels = 1 << 32

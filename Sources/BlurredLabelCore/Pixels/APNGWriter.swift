@@ -67,6 +67,9 @@ public struct APNGStream {
         guard delay.isFinite, delay >= 0, delay <= Limits.maximumFrameDelay else {
             throw PNGError.encodeFailed(reason: "frame delay must be 0 to \(Limits.maximumFrameDelay) s")
         }
+        guard UInt32(exactly: writer.plays) != nil else {
+            throw PNGError.encodeFailed(reason: "plays must be from 0 (for ever) to \(UInt32.max), got \(writer.plays)")
+        }
         self.writer = writer
         self.plan = plan
         self.frameCount = frameCount

@@ -30,8 +30,13 @@ public struct CoverageMask: Equatable, Sendable {
     }
 
     /// This mask with `pad` empty pixels added on every side.
+    /// A negative or overflowing `pad` is refused as an invalid size.
     public func padded(by pad: Int) throws -> CoverageMask {
-        var out = try CoverageMask(width: width + 2 * pad, height: height + 2 * pad)
+        let grow = pad.multipliedReportingOverflow(by: 2)
+        guard pad >= 0, !grow.overflow, width <= Int.max - grow.partialValue, height <= Int.max - grow.partialValue else {
+            throw ImageError.invalidSize(width: pad < 0 ? width - 1 : Int.max, height: pad < 0 ? height - 1 : Int.max)
+        }
+        var out = try CoverageMask(width: width + grow.partialValue, height: height + grow.partialValue)
         for y in 0..<height {
             let src = y * width, dst = (y + pad) * out.width + pad
             out.values.replaceSubrange(dst..<(dst + width), with: values[src..<(src + width)])
@@ -40,8 +45,10 @@ public struct CoverageMask: Equatable, Sendable {
     }
 
     /// This mask centered on a larger empty one (each side at least this mask's).
+    /// A size smaller than the mask's is refused as an invalid size.
     public func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
         if newWidth == width && newHeight == height { return self }
+        guard newWidth >= width, newHeight >= height else { throw ImageError.invalidSize(width: newWidth, height: newHeight) }
         var out = try CoverageMask(width: newWidth, height: newHeight)
         let left = (newWidth - width) / 2, top = (newHeight - height) / 2
         for y in 0..<height {

@@ -46,6 +46,14 @@ public struct Image: Equatable, Sendable {
         else { throw ImageError.invalidSize(width: width, height: height) }
     }
 
+    /// Refuses an image whose `pixels` (a public var) no longer hold `width * height * 4` bytes,
+    /// before any code reads them through a pointer.
+    public func checkPixelCount() throws {
+        guard pixels.count == width * height * 4 else {
+            throw ImageError.pixelCountMismatch(expected: width * height * 4, actual: pixels.count)
+        }
+    }
+
     /// The premultiplied pixel at (x, y).
     public subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

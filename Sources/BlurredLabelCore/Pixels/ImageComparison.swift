@@ -89,7 +89,20 @@ public struct ImageComparison: Sendable {
         var sizes: String { "expected \(expected.width)x\(expected.height), actual \(actual.width)x\(actual.height)" }
     }
 
+    /// Settings a comparison cannot use: a threshold or share outside 0…1 (NaN included: a NaN
+    /// threshold let every pixel pass with one metric), a negative pixel count.
+    public struct InvalidSettings: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Throws `InvalidSettings` for a threshold or `maxDiffRatio` outside 0…1 or a negative
+    /// `maxDiffPixels`, `SizeMismatch` for pictures of different sizes.
     public func compare(expected: Image, actual: Image) throws -> Result {
+        guard (0...1).contains(threshold) else { throw InvalidSettings(description: "threshold must be from 0 to 1, got \(threshold)") }
+        guard (0...1).contains(maxDiffRatio) else { throw InvalidSettings(description: "maxDiffRatio must be from 0 to 1, got \(maxDiffRatio)") }
+        guard maxDiffPixels >= 0 else { throw InvalidSettings(description: "maxDiffPixels must be 0 or more, got \(maxDiffPixels)") }
+        try expected.checkPixelCount()
+        try actual.checkPixelCount()
         guard expected.width == actual.width, expected.height == actual.height else {
             throw SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
         }

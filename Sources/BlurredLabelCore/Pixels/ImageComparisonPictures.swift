@@ -4,6 +4,10 @@ extension ImageComparison {
     /// differ, yellow where the difference is anti-aliasing (and, for pictures of different
     /// sizes, mid grey where neither has pixels: `compareDifferentSizes`).
     public func diffImage(expected: Image, result: Result) throws -> Image {
+        try expected.checkPixelCount()
+        guard expected.width == result.width, expected.height == result.height else {
+            throw SizeMismatch(expected: (expected.width, expected.height), actual: (result.width, result.height))
+        }
         var out = try Image(width: result.width, height: result.height, fill: .white)
         let count = result.width * result.height
         expected.pixels.withUnsafeBufferPointer { src in

@@ -37,6 +37,45 @@ public enum PNGColorPlan: Equatable, Sendable {
         }
     }
 
+    /// Its name in messages.
+    var name: String {
+        switch self {
+        case let .grey(depth): return "grey(bitDepth: \(depth))"
+        case let .palette(entries, depth): return "palette(\(entries.count) entries, bitDepth: \(depth))"
+        case .greyAlpha: return "greyAlpha"
+        case .rgb: return "rgb"
+        case .rgba: return "rgba"
+        }
+    }
+
+    /// True when this plan stores every pixel of `image` exactly, at a bit depth PNG allows.
+    func holds(_ image: Image) -> Bool {
+        let count = image.width * image.height
+        return image.pixels.withUnsafeBufferPointer { p -> Bool in
+            switch self {
+            case .rgba:
+                return true
+            case .rgb:
+                return (0..<count).allSatisfy { p[$0 * 4 + 3] == 255 }
+            case .greyAlpha:
+                for i in 0..<count where p[i * 4] != p[i * 4 + 1] || p[i * 4] != p[i * 4 + 2] { return false }
+                return true
+            case let .grey(depth):
+                guard [1, 2, 4, 8].contains(depth) else { return false }
+                let scale: Int = 255 / ((1 << depth) - 1)
+                for i in 0..<count {
+                    let r: UInt8 = p[i * 4], g: UInt8 = p[i * 4 + 1], b: UInt8 = p[i * 4 + 2], a: UInt8 = p[i * 4 + 3]
+                    if a != 255 || r != g || r != b || Int(r) % scale != 0 { return false }
+                }
+                return true
+            case let .palette(entries, depth):
+                guard [1, 2, 4, 8].contains(depth), !entries.isEmpty, entries.count <= 1 << depth else { return false }
+                let known = Set(entries)
+                return p.withMemoryRebound(to: UInt32.self) { words in (0..<count).allSatisfy { known.contains(words[$0]) } }
+            }
+        }
+    }
+
     /// The smallest exact plan for all of `images` together (an animation's frames share one).
     public static func smallest(for images: [Image]) -> PNGColorPlan {
         // First the cheap question most labels answer yes to: opaque grey?

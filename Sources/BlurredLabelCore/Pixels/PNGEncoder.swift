@@ -42,12 +42,26 @@ public struct PNGEncoder: Sendable {
 
     /// The PNG file for `image`.
     public func encode(_ image: Image) throws -> [UInt8] {
-        try encode(image, plan: .smallest(for: [image]))
+        try image.checkPixelCount()
+        return try encode(image, exactPlan: .smallest(for: [image]))
     }
 
-    /// The PNG file for `image` in a given colour plan (which must hold its pixels exactly).
+    /// The PNG file for `image` in a given colour plan, which must hold its pixels exactly
+    /// (`PNGColorPlan.smallest(for:)` or `Builder` make such plans); one that does not is
+    /// refused, never written with other pixels.
     public func encode(_ image: Image, plan: PNGColorPlan) throws -> [UInt8] {
+        try image.checkPixelCount()
+        guard plan.holds(image) else {
+            throw PNGError.encodeFailed(reason: "the colour plan \(plan.name) cannot hold this image's pixels exactly")
+        }
+        return try encode(image, exactPlan: plan)
+    }
+
+    /// The encoding itself, for a plan known to hold the image.
+    private func encode(_ image: Image, exactPlan plan: PNGColorPlan) throws -> [UInt8] {
         guard !image.isEmpty else { throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))") }
+        // The level may have been set after `init`, which clamps it.
+        let compressionLevel = min(9, max(0, self.compressionLevel))
         let (rows, rowBytes) = Self.packRows(image, plan: plan)
         var paletteRGB: [UInt8] = [], paletteAlpha: [UInt8] = []
         if case let .palette(entries, _) = plan {

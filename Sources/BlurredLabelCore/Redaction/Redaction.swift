@@ -32,9 +32,15 @@ public struct Redaction: Sendable {
     public struct Rect: Equatable, Sendable, CustomStringConvertible {
         public var x: Int, y: Int, width: Int, height: Int
 
+        /// Coordinates and sizes are kept within ±2^40 (images are at most 2^20 a side), so no
+        /// drag, move or size, however large, overflows the arithmetic on them.
+        static let coordinateLimit = 1 << 40
+        static func clamp(_ value: Int) -> Int { min(max(value, -coordinateLimit), coordinateLimit) }
+
         /// A rectangle from a drag's origin and size; a negative size (dragging up or left) is
         /// turned around so the rectangle covers the same pixels.
         public init(x: Int, y: Int, width: Int, height: Int) {
+            let (x, y, width, height) = (Self.clamp(x), Self.clamp(y), Self.clamp(width), Self.clamp(height))
             self.x = width < 0 ? x + width : x
             self.y = height < 0 ? y + height : y
             self.width = abs(width)
@@ -45,13 +51,18 @@ public struct Redaction: Sendable {
 
         /// The part of the rectangle inside a `width`×`height` image, or nil if none is.
         func clipped(toWidth imageWidth: Int, height imageHeight: Int) -> Rect? {
+            let (x, y) = (Self.clamp(self.x), Self.clamp(self.y))
+            let (width, height) = (max(0, Self.clamp(self.width)), max(0, Self.clamp(self.height)))
             let x0 = max(0, x), y0 = max(0, y)
             let x1 = min(imageWidth, x + width), y1 = min(imageHeight, y + height)
             guard x0 < x1, y0 < y1 else { return nil }
             return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         }
 
-        func contains(_ px: Int, _ py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
+        func contains(_ px: Int, _ py: Int) -> Bool {
+            let (x, y) = (Self.clamp(self.x), Self.clamp(self.y))
+            return px >= x && px < x + Self.clamp(width) && py >= y && py < y + Self.clamp(height)
+        }
     }
 
     /// One obscured rectangle.
@@ -69,8 +80,9 @@ public struct Redaction: Sendable {
 
     /// Moves region `index` by a drag's translation.
     public mutating func move(_ index: Int, dx: Int, dy: Int) {
-        regions[index].rect.x += dx
-        regions[index].rect.y += dy
+        let r = regions[index].rect
+        regions[index].rect.x = Rect.clamp(Rect.clamp(r.x) + Rect.clamp(dx))
+        regions[index].rect.y = Rect.clamp(Rect.clamp(r.y) + Rect.clamp(dy))
     }
 
     /// Resizes region `index` from its origin, as dragging its far corner does (negative sizes flip it).
