@@ -43,6 +43,12 @@ struct GoldenChecker {
     var report: ComparisonReport { ComparisonReport(folder: artifactsFolder.path) }
 
     func check(_ actual: Image, named name: String) -> GoldenOutcome {
+        // A name is a path under the golden folder (and the artifacts folder): "sub/name" is
+        // fine, "../x" or "/x" would write outside them.
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.utf8.contains(0), !parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }) else {
+            return fail("golden '\(name)': a name must be a relative path of plain names under the golden folder (no '..', '.', empty or absolute parts)")
+        }
         let reference = folder.appendingPathComponent(name + ".png")
         let artifacts = ComparisonArtifacts(folder: artifactsFolder.path, name: name)
         do {

@@ -103,6 +103,7 @@ struct LabelPipelineTests {
                     "| padding (`--padding`) | 0 to \(Limits.maximumPadding) px |",
                     "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
                     "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
+                    "| `BlurLevels` (every level kept) | 2^\(Limits.maximumLevelPixels.trailingZeroBitCount) pixels in all |",
                     "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout (the secret too in secure mode) |",
                     "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
                     "| font file (`--font`) | \(Limits.maximumFontFileBytes >> 20) MiB, checked before it is read |",

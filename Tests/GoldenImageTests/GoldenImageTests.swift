@@ -188,6 +188,16 @@ struct GoldenAssertionTests {
         }
     }
 
+    /// A golden's name cannot lead its reference or artifacts out of their folders.
+    @Test func namesStayInsideTheirFolders() throws {
+        let golden = try folder(), artifacts = try folder()
+        for name in ["../escape", "/tmp/x", "", "a/../b", "a//b", "./a"] {
+            let outcome = GoldenChecker(options: options(.missing, golden, artifacts), filePath: #filePath).check(try square(size: 4), named: name)
+            #expect(!outcome.passed && !outcome.referenceWritten && outcome.message.contains("a name must be a relative path"), "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: golden.deletingLastPathComponent().appendingPathComponent("escape.png").path))
+    }
+
     @Test func sizeMismatchIsItsOwnMessage() throws {
         let golden = try folder(), artifacts = try folder()
         _ = GoldenChecker(options: options(.missing, golden, artifacts), filePath: #filePath).check(try square(size: 20), named: "sq")
