@@ -86,7 +86,7 @@ struct GaussianBlurTests {
     /// copies of it, hence σ 0.25 and 0.7).
     /// Below about 1e-162 a sigma's square underflows to 0; the kernel's centre tap was then
     /// 0 / 0 and the blur stopped the process. It is a blur like σ 0.1: each level kept, ±1.
-    @Test("a sigma whose square underflows is a blur like any tiny one", arguments: [1e-162, 1e-200, 5e-324])
+    @Test("a sigma whose square underflows is a blur like any tiny one", arguments: [1e-162, 1e-200, Double.leastNonzeroMagnitude])
     func underflowingSigma(sigma: Double) throws {
         var random = TestRandom(state: 5)
         let values = (0..<(37 * 23)).map { _ in random.next() }
