@@ -89,7 +89,13 @@ public enum CommandLineTool {
             }
             return try command.run(parsed, output)
         } catch {
-            output.standardError("blurlabel \(first): \(error)\n")
+            var message = "\(error)"
+            // With --secure no argument is quoted: any of them might be the secret.
+            if command.spec.options.contains(where: { $0.name == "--secure" }) && arguments.contains("--secure") {
+                let names = Set(command.spec.options.flatMap { [$0.name, $0.short].compactMap { $0 } })
+                message = SecureMessages.withoutValues(message, arguments.dropFirst().filter { !names.contains($0) && $0 != "--" })
+            }
+            output.standardError("blurlabel \(first): \(message)\n")
             return 2
         }
     }

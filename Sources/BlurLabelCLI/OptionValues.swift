@@ -47,6 +47,17 @@ struct Options: Equatable, Sendable {
     }
 
     subscript(name: String) -> OptionValue? { entries.first { $0.name == name }?.value }
+
+    /// Every value given as text (lists' items too), for `SecureMessages`.
+    var textValues: [String] {
+        entries.flatMap { entry -> [String] in
+            switch entry.value {
+            case let .text(text): return [text]
+            case let .list(items): return items
+            case .number, .flag: return []
+            }
+        }
+    }
     func has(_ name: String) -> Bool { self[name] != nil }
 
     static func == (a: Options, b: Options) -> Bool {

@@ -351,6 +351,23 @@ struct SecureCommandTests {
         #expect(run(["render", "-56.00 €", "-o", "/tmp/never.png"]).err.contains("goes after '--'"))
     }
 
+    /// Nor does any other message under --secure quote what was typed: a value may be the secret
+    /// put in the wrong place. Without --secure the values are quoted, as help for the user.
+    @Test func optionValuesAreNotQuotedUnderSecure() throws {
+        let folder = try temporaryFolder()
+        for extra in [["--size", "SECRET1"], ["--color", "SECRET2"], ["--canvas", "SECRET3"], ["--format", "SECRET4"]] {
+            let secure = run(["render", "56", "--secure", "-o", folder + "/a.png"] + extra)
+            #expect(secure.status == 2 && !secure.err.contains("SECRET"), "\(secure.err)")
+            let plain = run(["render", "56", "-o", folder + "/a.png"] + extra.filter { $0 != "--format" && !$0.hasPrefix("SECRET4") })
+            #expect(extra[0] == "--format" || plain.err.contains(extra[1]), "\(plain.err)")
+        }
+        let manifest = folder + "/m.jsonl"
+        try FileIO.write(Array(#"{"text":"12.34","output":"a.png","secure":true,"size":"SECRET05"}"#.utf8 + [10]
+                               + Array(#"{"text":"12.34","output":"b.png","size":"PLAIN06"}"#.utf8) + [10]), to: manifest)
+        let batch = run(["batch", manifest, "--out", folder + "/out"])
+        #expect(batch.status == 2 && !batch.err.contains("SECRET05") && batch.err.contains("PLAIN06"), "\(batch.err)")
+    }
+
     @Test func seedWithoutSecureIsAnError() {
         #expect(run(["render", "5", "--seed", "3", "-o", "/tmp/never.png"]).status == 2)
         #expect(run(["render", "5", "--secure", "--format", "abc", "-o", "/tmp/never.png"]).err.contains("no digit placeholder"))

@@ -125,9 +125,11 @@ final class BatchRunner: Sendable {
 
     private func process(_ bytes: [UInt8]) -> Outcome {
         var name: String? = nil
+        var secretValues: [String]? = nil   // a secure line's text and values: never in a message
         do {
             let line = try ManifestLine(bytes: bytes)
             name = line.output
+            if case .flag(true)? = line.options["secure"] { secretValues = [line.text] + line.options.textValues }
             if existing != .redo && folder.exists(line.output) {
                 switch existing {
                 case .skip: return .skipped(line.output)
@@ -147,10 +149,9 @@ final class BatchRunner: Sendable {
                 warnings.append(missing.hasPrefix("warning: ") ? String(missing.dropFirst("warning: ".count)) : missing)
             }
             return .rendered(line.output, warnings: warnings)
-        } catch let error as UsageError {
-            return .failed(name, error.message)
         } catch {
-            return .failed(name, "\(error)")
+            let message = (error as? UsageError)?.message ?? "\(error)"
+            return .failed(name, secretValues.map { SecureMessages.withoutValues(message, $0) } ?? message)
         }
     }
 

@@ -12,6 +12,25 @@ extension StringProtocol {
         return String(out)
     }
 
+    /// Every occurrence of `target` (compared scalar by scalar, left to right, not overlapping)
+    /// replaced by `replacement`, as Foundation's `replacingOccurrences(of:with:)` does.
+    package func replacingText(_ target: String, with replacement: String) -> String {
+        let needle = Array(target.unicodeScalars), haystack = Array(unicodeScalars)
+        guard !needle.isEmpty, needle.count <= haystack.count else { return String(self) }
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < haystack.count {
+            if i + needle.count <= haystack.count && haystack[i..<(i + needle.count)].elementsEqual(needle) {
+                out.append(contentsOf: replacement.unicodeScalars)
+                i += needle.count
+            } else {
+                out.append(haystack[i])
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
     /// Every `target` scalar replaced by `replacement` (scalar by scalar, as Foundation's
     /// `replacingOccurrences(of:with:)` does for a one-scalar target).
     package func replacingScalar(_ target: Unicode.Scalar, with replacement: String) -> String {
