@@ -62,6 +62,27 @@ struct APIMisuseTests {
         #expect(throws: ImageComparison.SizeMismatch.self) { try ImageComparison().diffImage(expected: try Image(width: 1, height: 1), result: result) }
     }
 
+    /// Third round: every public call that reads a buffer through a pointer checks its length
+    /// first, and sizes are checked before arithmetic on them.
+    @Test func buffersAndSizesAreCheckedBeforeUse() throws {
+        var mask = try CoverageMask(width: 400, height: 400)
+        mask.values = [255]
+        #expect(throws: ImageError.pixelCountMismatch(expected: 160_000, actual: 1)) { try LabelPipeline().composite(mask) }
+        #expect(throws: ImageError.self) { try LabelPipeline().composite(mask, width: 500, height: 500) }
+        #expect(throws: ImageError.self) { try mask.padded(by: 2) }
+        #expect(throws: ImageError.self) { try mask.centered(inWidth: 500, height: 500) }
+        #expect(throws: ImageError.self) { try LabelPipeline().composite(try CoverageMask(width: 2, height: 2), width: Int.min, height: 1) }
+        var short = try Image(width: 300, height: 300)
+        short.pixels = [1, 2, 3]
+        let other = try Image(width: 200, height: 200)
+        #expect(throws: ImageError.self) { try ImageComparison().compareDifferentSizes(expected: short, actual: other) }
+        #expect(throws: ImageError.self) { try ImageComparison().compareDifferentSizes(expected: short, actual: other, drawing: false) }
+        #expect(throws: ImageError.self) { try ImageComparison().sideBySide(expected: short, diff: other, actual: other) }
+        let emoji = try LabelPipeline().renderText("😀")
+        #expect(throws: LabelError.badPadding(Int.max)) { try LabelPipeline().colorPicture(emoji, padding: Int.max, radius: 1) }
+        #expect(throws: FontError.badFaceIndex(name: "x", index: 1 << 40)) { try Font(bytes: FontLibrary.embeddedBytes(.dejaVuSans), index: 1 << 40, name: "x") }
+    }
+
     @Test func encoderSettingsAndPlansAreChecked() throws {
         let red = try Image(width: 3, height: 2, fill: Color(red: 255, green: 0, blue: 0))
         var encoder = PNGEncoder()

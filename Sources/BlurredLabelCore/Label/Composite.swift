@@ -22,6 +22,7 @@ enum Composite {
     /// (`left`, `top`) (which may be negative: what falls outside is clipped).
     static func place(_ mask: CoverageMask, color: Color, background: Color,
                       width: Int, height: Int, left: Int, top: Int) throws -> Image {
+        try mask.checkValueCount()   // read through a pointer below
         let lut = table(color: color, background: background)
         // The canvas starts as the background, which is the table's coverage-0 entry exactly.
         var image = try Image(width: width, height: height, fill: background)

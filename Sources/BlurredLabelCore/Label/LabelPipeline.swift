@@ -95,7 +95,8 @@ public struct LabelPipeline: Sendable {
 
     /// `mask` coloured and centered on a `width`×`height` canvas (what falls outside is clipped).
     public func composite(_ mask: CoverageMask, width: Int, height: Int) throws -> Image {
-        try Composite.place(mask, color: style.color, background: style.background, width: width, height: height,
+        try Image.checkSize(width: width, height: height)   // before the centering arithmetic
+        return try Composite.place(mask, color: style.color, background: style.background, width: width, height: height,
                             left: (width - mask.width) / 2, top: (height - mask.height) / 2)
     }
 

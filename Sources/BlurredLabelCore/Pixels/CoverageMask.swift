@@ -24,6 +24,14 @@ public struct CoverageMask: Equatable, Sendable {
         self.values = values
     }
 
+    /// Refuses a mask whose `values` (a public var) no longer hold `width * height` bytes,
+    /// before any code reads them through a pointer.
+    public func checkValueCount() throws {
+        guard values.count == width * height else {
+            throw ImageError.pixelCountMismatch(expected: width * height, actual: values.count)
+        }
+    }
+
     public subscript(x: Int, y: Int) -> UInt8 {
         get { values[y * width + x] }
         set { values[y * width + x] = newValue }
@@ -32,6 +40,7 @@ public struct CoverageMask: Equatable, Sendable {
     /// This mask with `pad` empty pixels added on every side.
     /// A negative or overflowing `pad` is refused as an invalid size.
     public func padded(by pad: Int) throws -> CoverageMask {
+        try checkValueCount()
         let grow = pad.multipliedReportingOverflow(by: 2)
         guard pad >= 0, !grow.overflow, width <= Int.max - grow.partialValue, height <= Int.max - grow.partialValue else {
             throw ImageError.invalidSize(width: pad < 0 ? width - 1 : Int.max, height: pad < 0 ? height - 1 : Int.max)
@@ -47,6 +56,7 @@ public struct CoverageMask: Equatable, Sendable {
     /// This mask centered on a larger empty one (each side at least this mask's).
     /// A size smaller than the mask's is refused as an invalid size.
     public func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
+        try checkValueCount()
         if newWidth == width && newHeight == height { return self }
         guard newWidth >= width, newHeight >= height else { throw ImageError.invalidSize(width: newWidth, height: newHeight) }
         var out = try CoverageMask(width: newWidth, height: newHeight)

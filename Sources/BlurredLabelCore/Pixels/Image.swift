@@ -61,7 +61,9 @@ public struct Image: Equatable, Sendable {
     }
 
     /// This image composited over an opaque colour.
+    /// (`pixels` must hold `width * height * 4` bytes: see `checkPixelCount()`.)
     public func flattened(over backdrop: Color) -> Image {
+        precondition(pixels.count == width * height * 4, "Image.pixels must hold width * height * 4 bytes")
         var out = self
         let b = backdrop.premultiplied
         let back = [UInt32(b.0), UInt32(b.1), UInt32(b.2)]

@@ -36,6 +36,7 @@ extension ImageComparison {
     /// (`DiffPictureTooLarge`) when neither fits.
     public func sideBySide(expected: Image, diff: Image, actual: Image) throws -> Image {
         let gap = 4, parts = [expected, diff, actual]
+        for part in parts { try part.checkPixelCount() }
         let across = (width: parts.map(\.width).reduce(2 * gap, +), height: parts.map(\.height).max()!)
         let down = (width: parts.map(\.width).max()!, height: parts.map(\.height).reduce(2 * gap, +))
         let horizontal = (try? DiffPictureTooLarge.check(width: across.width, height: across.height, what: "")) != nil

@@ -25,6 +25,8 @@ extension ImageComparison {
     /// 10^12 pixels, so a canvas over the image limits is refused (`DiffPictureTooLarge`) before
     /// anything is allocated for it. The comparison itself needs only the shared part.
     public func compareDifferentSizes(expected: Image, actual: Image, drawing: Bool = true) throws -> SizeMismatchComparison {
+        try expected.checkPixelCount()   // copied through pointers below
+        try actual.checkPixelCount()
         let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
         let shared = (width: min(expected.width, actual.width), height: min(expected.height, actual.height))
         let mismatch = SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))

@@ -83,7 +83,7 @@ public final class Font: @unchecked Sendable {
     /// Checks the face and reads its metrics; on a throw the caller still owns `bytes`.
     private init(bytes: UnsafeRawBufferPointer, count: Int, storage: FontBytes, index: Int, name: String,
                  embedded: FontLibrary.Embedded?) throws {
-        guard index >= 0 else { throw FontError.badFaceIndex(name: name, index: index) }
+        guard index >= 0, index <= Int(UInt16.max) else { throw FontError.badFaceIndex(name: name, index: index) }
         // A face of its own, to check the font and read its metrics; an embedded font keeps it
         // for the first glyphs drawn, any other closes it (a process may load many fallbacks).
         let opened = try FreeTypeFace.openOwned(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
