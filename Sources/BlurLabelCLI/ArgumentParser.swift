@@ -71,13 +71,19 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 extension CommandSpec {
+    /// True when this command has `--secure` and `arguments` give it: then no message quotes an
+    /// argument (the parser names them by position, `SecureMessages` takes values out of others).
+    func hidesArguments(_ arguments: [String]) -> Bool {
+        options.contains { $0.name == "--secure" } && arguments.contains("--secure")
+    }
+
     /// Parses `arguments` (after the command name) against this table.
     func parse(_ arguments: [String]) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
         // With --secure the text is a secret: no message may quote an argument, which might be it.
-        let secret = options.contains { $0.name == "--secure" } && arguments.contains("--secure")
+        let secret = hidesArguments(arguments)
         let textHint = positionals.contains("TEXT") ? "; a TEXT that starts with '-' goes after '--'" : ""
         while index < arguments.count {
             let argument = arguments[index]

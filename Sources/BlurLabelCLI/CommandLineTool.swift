@@ -91,7 +91,7 @@ public enum CommandLineTool {
         } catch {
             var message = "\(error)"
             // With --secure no argument is quoted: any of them might be the secret.
-            if command.spec.options.contains(where: { $0.name == "--secure" }) && arguments.contains("--secure") {
+            if command.spec.hidesArguments(Array(arguments.dropFirst())) {
                 let names = Set(command.spec.options.flatMap { [$0.name, $0.short].compactMap { $0 } })
                 message = SecureMessages.withoutValues(message, arguments.dropFirst().filter { !names.contains($0) && $0 != "--" })
             }

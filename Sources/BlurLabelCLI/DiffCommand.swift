@@ -49,7 +49,7 @@ enum DiffCommand {
         let report = arguments.value("--report")
         let artifacts = report.map { ComparisonArtifacts(folder: $0, name: reportName(inputs[1]), stem: reportStem(inputs[1])) }
         let pictures = try checkedOutputs(inputs: inputs, pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
-                                          report: report.flatMap { folder in artifacts.map { (folder, $0) } })
+                                          report: artifacts)
         // With a picture on standard output ('-', /dev/stdout, the file it goes to), the summary
         // must not mix into it.
         let say = pictures.contains(where: SameFile.isStandardOutput) ? output.standardError : output.standardOutput
@@ -126,10 +126,10 @@ enum DiffCommand {
 
     /// The output paths, refused when one of them is an input (same resolved path or same file)
     /// or two of them are the same file, or more than one goes to standard output.
-    static func checkedOutputs(inputs: [String], pictures: [(String, String?)], report: (String, ComparisonArtifacts)?) throws -> [String] {
+    static func checkedOutputs(inputs: [String], pictures: [(String, String?)], report artifacts: ComparisonArtifacts?) throws -> [String] {
         var outputs = pictures.compactMap { option, path in path.map { (option, $0) } }
-        if let (folder, artifacts) = report {
-            guard folder != "-" else { throw DiffOptionError.reportToStandardOutput }
+        if let artifacts {
+            guard artifacts.folder != "-" else { throw DiffOptionError.reportToStandardOutput }
             outputs += ["expected", "actual", "diff"].map { ("--report", artifacts.path($0)) }
         }
         guard outputs.filter({ $0.1 == "-" }).count <= 1 else { throw DiffOptionError.twoOnStandardOutput }

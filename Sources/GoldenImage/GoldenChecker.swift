@@ -74,16 +74,8 @@ struct GoldenChecker {
                 // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
                 let sizes = try options.comparison.compareDifferentSizes(expected: expected, actual: actual)
                 guard let diff = sizes.diff else { return fail("golden \(name): \(sizes.summary)") }   // drawn: `drawing` is true
-                let sideBySide = try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual)
-                let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"),
-                             try artifacts.write(diff, as: "diff"))
-                try artifacts.write(sideBySide, as: "side-by-side")
-                let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
-                let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
-                try addToReport(name, .sizeMismatch, sizes.summary, expected: shown.0, actual: shown.1, diff: shown.2,
-                                commands: acceptCommands(name, reference, artifacts, mode: "failed"))
-                return fail("golden \(name): \(sizes.summary)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
-                            + "\n  report: \(report.page)", written: rewritten, paths: paths)
+                return try failShowing(name, expected: expected, actual: actual, diff: diff, outcome: .sizeMismatch,
+                                       line: sizes.summary, message: "golden \(name): \(sizes.summary)", reference: reference, artifacts: artifacts)
             }
             if result.passes {
                 try report.remove(name: name)
@@ -94,18 +86,28 @@ struct GoldenChecker {
                                      referenceWritten: rewrite, artifactPaths: [])
             }
             let diff = try options.comparison.diffImage(expected: expected, result: result)
-            let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"), try artifacts.write(diff, as: "diff"))
-            try artifacts.write(try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual), as: "side-by-side")
-            let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
-            let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
             let line = "\(result.summary), allowed \(result.allowedPixels)"
-            try addToReport(name, .failed, line, expected: shown.0, actual: shown.1, diff: shown.2,
-                            commands: acceptCommands(name, reference, artifacts, mode: "failed"))
-            return fail("golden \(name) differs: \(line)" + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
-                        + "\n  report: \(report.page)", written: rewritten, paths: paths)
+            return try failShowing(name, expected: expected, actual: actual, diff: diff, outcome: .failed,
+                                   line: line, message: "golden \(name) differs: \(line)", reference: reference, artifacts: artifacts)
         } catch {
             return fail("golden \(name): \(error)")
         }
+    }
+
+    /// A failed comparison (different pixels or sizes), shown: the four pictures written (all made
+    /// first), the reference rewritten if the record mode asks, the report entry added, and the
+    /// failure's `message` with the pictures' paths and the report's.
+    private func failShowing(_ name: String, expected: Image, actual: Image, diff: Image, outcome: ComparisonReportEntry.Outcome,
+                             line: String, message: String, reference: URL, artifacts: ComparisonArtifacts) throws -> GoldenOutcome {
+        let sideBySide = try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual)
+        let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"), try artifacts.write(diff, as: "diff"))
+        try artifacts.write(sideBySide, as: "side-by-side")
+        let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
+        let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
+        try addToReport(name, outcome, line, expected: shown.0, actual: shown.1, diff: shown.2,
+                        commands: acceptCommands(name, reference, artifacts, mode: "failed"))
+        return fail(message + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
+                    + "\n  report: \(report.page)", written: rewritten, paths: paths)
     }
 
     private func addToReport(_ name: String, _ outcome: ComparisonReportEntry.Outcome, _ summary: String,

@@ -36,14 +36,8 @@ func catchingStopSignals<T>(_ body: () throws -> T) rethrows -> T {
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     let previousInt = signal(SIGINT) { _ in stopSignalCount.add(1, ordering: .relaxed) }
     let previousTerm = signal(SIGTERM) { _ in stopSignalCount.add(1, ordering: .relaxed) }
-    if isIgnored(previousInt) { signal(SIGINT, SIG_IGN) }
-    if isIgnored(previousTerm) { signal(SIGTERM, SIG_IGN) }
+    if isIgnoredSignalHandler(previousInt) { signal(SIGINT, SIG_IGN) }
+    if isIgnoredSignalHandler(previousTerm) { signal(SIGTERM, SIG_IGN) }
     defer { signal(SIGINT, previousInt); signal(SIGTERM, previousTerm) }
     return try body()
-}
-
-/// True when `handler` (as `signal` returned it) is SIG_IGN.
-private func isIgnored(_ handler: __sighandler_t?) -> Bool {
-    guard let handler else { return false }
-    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
 }

@@ -24,7 +24,7 @@ public struct BlurLevelPlan: Sendable {
         self.maxRadius = maxRadius
         self.steps = steps
         pipeline = LabelPipeline(style: style)
-        guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        try style.checkPadding()
         let pad = pipeline.padding(radius: maxRadius)
         let pipeline = self.pipeline
         self.pad = pad

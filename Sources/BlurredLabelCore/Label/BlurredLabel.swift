@@ -121,7 +121,7 @@ public final class BlurredLabel {
 
     private func currentImage() throws -> Image {
         // As `LabelPipeline.picture(of:)` checks them: a style set after `blur()` is checked here.
-        guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        try style.checkPadding()
         guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
         let pipeline = self.pipeline
         if isBlurred {

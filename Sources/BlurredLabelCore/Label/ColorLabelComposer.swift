@@ -74,9 +74,7 @@ extension LabelPipeline {
                              radius: Double, canvas: (width: Int, height: Int)? = nil,
                              threads: Int? = nil) throws -> (image: Image, clipped: Bool) {
         guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
-        guard padding >= 0, padding <= Self.padding(radius: Limits.maximumRadius) + LabelStyle.maximumPadding else {
-            throw LabelError.badPadding(padding)
-        }
+        try Self.checkMaskPadding(padding)
         var ink = try ColorLabelComposer.ink(text, color: style.color)
         ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)
         if let other {

@@ -27,7 +27,7 @@ public enum FitToCanvas {
         }
         let radius = radius ?? style.radius
         guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
-        guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        try style.checkPadding()
         let pad = LabelPipeline.padding(radius: radius) + style.padding
         // Quarter pixels, so the search runs over integers.
         var low = Int((minimumSize / step).rounded(.up)), high = Int((maximumSize / step).rounded(.down))

@@ -57,12 +57,18 @@ public struct LabelPipeline: Sendable {
         Self.padding(radius: radius) + min(max(style.padding, 0), LabelStyle.maximumPadding)
     }
 
-    /// The sharp text's mask with `padding` empty pixels on every side. In secure mode the canvas
-    /// is at least the decoy's, with the sharp text centered in it.
-    public func sharpMask(_ text: RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+    /// Refuses a mask padding no style can ask for: below 0, or beyond the largest blur's reach
+    /// plus `LabelStyle.maximumPadding`.
+    static func checkMaskPadding(_ padding: Int) throws {
         guard padding >= 0, padding <= Self.padding(radius: Limits.maximumRadius) + LabelStyle.maximumPadding else {
             throw LabelError.badPadding(padding)
         }
+    }
+
+    /// The sharp text's mask with `padding` empty pixels on every side. In secure mode the canvas
+    /// is at least the decoy's, with the sharp text centered in it.
+    public func sharpMask(_ text: RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+        try Self.checkMaskPadding(padding)
         let mask = try text.mask.padded(by: padding)
         guard let decoy = try decoy?.mask.padded(by: padding) else { return mask }
         return try mask.centered(inWidth: max(decoy.width, mask.width), height: max(decoy.height, mask.height))
@@ -71,9 +77,7 @@ public struct LabelPipeline: Sendable {
     /// What gets blurred: the text, or in secure mode the decoy alone (so neither the pixels nor
     /// the canvas size depend on the text). `text` is only called outside secure mode.
     public func maskToBlur(text: () throws -> RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
-        guard padding >= 0, padding <= Self.padding(radius: Limits.maximumRadius) + LabelStyle.maximumPadding else {
-            throw LabelError.badPadding(padding)
-        }
+        try Self.checkMaskPadding(padding)
         if let decoy { return try decoy.mask.padded(by: padding) }
         return try sharpMask(try text(), decoy: nil, padding: padding)
     }
@@ -118,7 +122,7 @@ public struct LabelPipeline: Sendable {
     /// The label's picture at the style's radius: blurred when the radius is above 0 or in secure
     /// mode (where even σ 0 shows the decoy, never the text), sharp otherwise.
     public func picture(of text: String) throws -> Picture {
-        guard style.padding >= 0, style.padding <= LabelStyle.maximumPadding else { throw LabelError.badPadding(style.padding) }
+        try style.checkPadding()
         guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
         // The text itself is checked in secure mode too, though only the decoy is laid out, so a
         // line is refused or taken alike in either mode.

@@ -55,6 +55,13 @@ public struct CanvasSize: Equatable, Sendable {
     }
 }
 
+extension LabelStyle {
+    /// Refuses a `padding` outside 0…`maximumPadding` (`LabelError.badPadding`).
+    func checkPadding() throws {
+        guard padding >= 0, padding <= Self.maximumPadding else { throw LabelError.badPadding(padding) }
+    }
+}
+
 /// A label that cannot be made as asked.
 public enum LabelError: Error, Equatable, CustomStringConvertible {
     case badCanvas(width: Int, height: Int)

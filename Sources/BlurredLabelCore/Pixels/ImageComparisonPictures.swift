@@ -39,7 +39,7 @@ extension ImageComparison {
         for part in parts { try part.checkPixelCount() }
         let across = (width: parts.map(\.width).reduce(2 * gap, +), height: parts.map(\.height).max()!)
         let down = (width: parts.map(\.width).max()!, height: parts.map(\.height).reduce(2 * gap, +))
-        let horizontal = (try? DiffPictureTooLarge.check(width: across.width, height: across.height, what: "")) != nil
+        let horizontal = (try? Image.checkSize(width: across.width, height: across.height)) != nil
         let size = horizontal ? across : down
         try DiffPictureTooLarge.check(width: size.width, height: size.height, what: "the side-by-side picture")
         var out = try Image(width: size.width, height: size.height, fill: Color(red: 128, green: 128, blue: 128))

@@ -61,9 +61,9 @@ public struct DiffPictureTooLarge: Error, CustomStringConvertible {
         "\(what) would be \(width)x\(height) pixels, over the limit of \(Image.maximumSide) a side and \(Image.maximumPixels) in all"
     }
 
+    /// `Image.checkSize`, with the picture named in its error.
     static func check(width: Int, height: Int, what: @autoclosure () -> String) throws {
-        guard width <= Image.maximumSide, height <= Image.maximumSide,
-              width.multipliedReportingOverflow(by: height).partialValue <= Image.maximumPixels else {
+        do { try Image.checkSize(width: width, height: height) } catch {
             throw DiffPictureTooLarge(what: what(), width: width, height: height)
         }
     }

@@ -78,9 +78,7 @@ public enum TemporaryFiles {
                 TemporaryFiles.removeAll()
                 _exit(128 + received)
             }
-            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(signalNumber, SIG_IGN)
-            }
+            if isIgnoredSignalHandler(previous) { signal(signalNumber, SIG_IGN) }
         }
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
@@ -88,6 +86,13 @@ public enum TemporaryFiles {
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     }
+}
+
+/// True when `handler` (as `signal` returned it) is SIG_IGN: a signal the process was started
+/// ignoring, which handlers installed later must leave ignored.
+package func isIgnoredSignalHandler(_ handler: __sighandler_t?) -> Bool {
+    guard let handler else { return false }
+    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
 }
 
 /// Slots claimed by a registration (path being written or written).

@@ -34,10 +34,6 @@ extension StringProtocol {
     /// Every `target` scalar replaced by `replacement` (scalar by scalar, as Foundation's
     /// `replacingOccurrences(of:with:)` does for a one-scalar target).
     package func replacingScalar(_ target: Unicode.Scalar, with replacement: String) -> String {
-        var out = String.UnicodeScalarView()
-        for s in unicodeScalars {
-            if s == target { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(s) }
-        }
-        return String(out)
+        replacingText(String(target), with: replacement)
     }
 }

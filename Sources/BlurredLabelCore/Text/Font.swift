@@ -25,10 +25,10 @@ public final class Font: @unchecked Sendable {
     public let lineGap: Int
 
     let hbFont: OpaquePointer
-    /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, the
-    /// file mapped into memory, or an embedded font's bytes in the binary itself.
+    /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, or
+    /// an embedded font's bytes in the binary itself (never copied, never freed).
     let bytes: UnsafeRawBufferPointer
-    private let storage: FontBytes
+    private let ownsBytes: Bool
     /// The face's number in a collection.
     let faceIndex: Int
     /// Which embedded font this is, if it is one (decides the built-in script fallbacks).
@@ -50,7 +50,7 @@ public final class Font: @unchecked Sendable {
     public convenience init(path: String, index: Int = 0) throws {
         let (buffer, count) = try FontFile.read(path)
         do {
-            try self.init(bytes: UnsafeRawBufferPointer(buffer), count: count, storage: .allocated, index: index, name: path, embedded: nil)
+            try self.init(bytes: UnsafeRawBufferPointer(buffer), count: count, owned: true, index: index, name: path, embedded: nil)
         } catch {
             buffer.deallocate()
             throw error
@@ -67,7 +67,7 @@ public final class Font: @unchecked Sendable {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         copy.copyBytes(from: data)
         do {
-            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, storage: .allocated, index: index, name: name, embedded: embedded)
+            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, owned: true, index: index, name: name, embedded: embedded)
         } catch {
             copy.deallocate()
             throw error
@@ -77,11 +77,11 @@ public final class Font: @unchecked Sendable {
     /// A font over bytes that live as long as the process (an embedded font's, in the binary):
     /// nothing is copied, and only the pages FreeType and HarfBuzz read are ever touched.
     convenience init(staticBytes: UnsafeRawBufferPointer, index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
-        try self.init(bytes: staticBytes, count: staticBytes.count, storage: .inBinary, index: index, name: name, embedded: embedded)
+        try self.init(bytes: staticBytes, count: staticBytes.count, owned: false, index: index, name: name, embedded: embedded)
     }
 
     /// Checks the face and reads its metrics; on a throw the caller still owns `bytes`.
-    private init(bytes: UnsafeRawBufferPointer, count: Int, storage: FontBytes, index: Int, name: String,
+    private init(bytes: UnsafeRawBufferPointer, count: Int, owned: Bool, index: Int, name: String,
                  embedded: FontLibrary.Embedded?) throws {
         guard index >= 0, index <= Int(UInt16.max) else { throw FontError.badFaceIndex(name: name, index: index) }
         // A face of its own, to check the font and read its metrics; an embedded font keeps it
@@ -99,7 +99,7 @@ public final class Font: @unchecked Sendable {
             spare = LockedValue(nil)
         }
         self.bytes = bytes
-        self.storage = storage
+        self.ownsBytes = owned
         self.name = name
         self.byteCount = count
         self.faceIndex = index
@@ -139,10 +139,7 @@ public final class Font: @unchecked Sendable {
     deinit {
         spare.withLock { $0?.close() }
         hb_font_destroy(hbFont)
-        switch storage {
-        case .allocated: bytes.deallocate()
-        case .inBinary: break
-        }
+        if ownsBytes { bytes.deallocate() }
     }
 
     /// The face `init` opened, for the caller to own from now on; nil after the first call.
@@ -165,14 +162,6 @@ public final class Font: @unchecked Sendable {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0 ? glyph : nil
     }
-}
-
-/// Where a font's bytes live, which decides how they are given back.
-enum FontBytes {
-    /// A buffer of the font's own (freed with it).
-    case allocated
-    /// An embedded font's bytes in the binary (never freed).
-    case inBinary
 }
 
 /// Reading a font file into a buffer of its own size.
