@@ -114,9 +114,7 @@ do {
         let width = 3840, height = 2160
         let a = try Image(width: width, height: height, premultipliedRGBA: testPicture(width: width, height: height, channels: 4))
         // Separate buffers, as two decoded files would be.
-        let same = try Image(width: width, height: height, premultipliedRGBA: [UInt8](unsafeUninitializedCapacity: a.pixels.count) { buffer, count in
-            _ = buffer.initialize(from: a.pixels); count = a.pixels.count
-        })
+        let same = try Image(width: width, height: height, premultipliedRGBA: a.pixels.map { $0 })
         var b = same
         for y in 1000..<1040 { for x in 0..<width { b.pixels[(y * width + x) * 4] /= 2 } }
         for metric in ComparisonMetric.allCases {

@@ -6,7 +6,7 @@ enum Composite {
         let f = color.premultiplied, b = background.premultiplied
         let fill = SIMD4<UInt32>(UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3))
         let back = SIMD4<UInt32>(UInt32(b.0), UInt32(b.1), UInt32(b.2), UInt32(b.3))
-        return [UInt32](unsafeUninitializedCapacity: 256) { table, count in
+        return [UInt32].uninitialized(count: 256) { table, count in
             for c in 0..<256 {
                 let coverage = UInt32(c)
                 // (f·c·255 + b·(255² − fa·c)) / 255², rounded to nearest, each channel.

@@ -37,7 +37,7 @@ enum HugePages {
 
     /// `count` bytes made by `initialize`, which must set every one, in storage advised first.
     static func bytes(count: Int, _ initialize: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        [UInt8].uninitialized(count: count) { buffer, initialized in
             if let base = buffer.baseAddress { advise(base, byteCount: count) }
             initialize(buffer)
             initialized = count

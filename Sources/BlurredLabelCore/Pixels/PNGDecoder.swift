@@ -33,7 +33,7 @@ public enum PNGDecoder {
         var pixels: [UInt8] = []
         if direct {
             let count = Int(width) * Int(height) * 4
-            pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            pixels = [UInt8].uninitialized(count: count) { buffer, initialized in
                 if let base = buffer.baseAddress { HugePages.advise(base, byteCount: count) }
                 status = data.withUnsafeBufferPointer { input in
                     blpng_decode_into(input.baseAddress, input.count, UInt64(max(0, maxPixels)), buffer.baseAddress, count, &result)

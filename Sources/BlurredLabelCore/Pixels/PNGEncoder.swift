@@ -174,7 +174,7 @@ public struct PNGEncoder: Sendable {
                 }
                 return (out, w * 2)
             case .grey(8):
-                let out = [UInt8](unsafeUninitializedCapacity: w * h) { buffer, count in
+                let out = [UInt8].uninitialized(count: w * h) { buffer, count in
                     for i in 0..<(w * h) { buffer[i] = p[i * 4] }
                     count = w * h
                 }

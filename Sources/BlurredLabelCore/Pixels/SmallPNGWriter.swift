@@ -28,7 +28,7 @@ enum SmallPNGWriter {
         // libpng drops the filters that need a row above (height 1) or a pixel to the left (width 1);
         // Paeth needs both, so such an image is written unfiltered.
         let filter = width == 1 || height == 1 ? RowFilter.none : filter
-        let filtered = [UInt8](unsafeUninitializedCapacity: dataCount) { out, count in
+        let filtered = [UInt8].uninitialized(count: dataCount) { out, count in
             rows.withUnsafeBufferPointer { source in
                 guard let pixels = source.baseAddress, let destination = out.baseAddress else { return }
                 switch filter {

@@ -161,7 +161,7 @@ extension Image {
     /// The pixels inside `rect` (which must lie within the image).
     func cropped(to rect: Redaction.Rect) throws -> Image {
         let rowBytes = rect.width * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * rect.height) { out, count in
+        let pixels = [UInt8].uninitialized(count: rowBytes * rect.height) { out, count in
             self.pixels.withUnsafeBufferPointer { src in
                 for y in 0..<rect.height {
                     (out.baseAddress! + y * rowBytes).initialize(from: src.baseAddress! + ((rect.y + y) * width + rect.x) * 4, count: rowBytes)
