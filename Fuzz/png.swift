@@ -24,7 +24,9 @@ private func fixCRCs(_ bytes: inout [UInt8]) {
         let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
         guard length <= bytes.count - offset - 12 else { return }
         var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes[(offset + 4)..<(offset + 8 + length)] { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        for byte in bytes[(offset + 4)..<(offset + 8 + length)] {
+            crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        }
         crc = ~crc
         for i in 0..<4 { bytes[offset + 8 + length + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * i)) }
         offset += length + 12

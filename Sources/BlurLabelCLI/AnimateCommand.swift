@@ -5,7 +5,9 @@ import BlurredLabelCore
 /// time (one per core) and written as they come, so memory does not grow with the frame count.
 enum AnimateCommand {
     static let listing: CommandLineTool.Listing = .init(
-        name: "animate", summary: "animate a label's blur from sharp to full (APNG or numbered frames)") { command }
+        name: "animate",
+        summary: "animate a label's blur from sharp to full (APNG or numbered frames)"
+    ) { command }
 
     static let spec = CommandSpec(
         name: listing.name,
@@ -14,17 +16,30 @@ enum AnimateCommand {
         options: [
             CommonOptions.output,
             OptionSpec(name: "--frames", value: "DIR", help: "write numbered PNGs frame-000.png... into DIR instead"),
-            OptionSpec(name: "--steps", value: "N", help: "blur steps after the sharp frame, 1 to \(Limits.maximumSteps) (default 20)"),
-            OptionSpec(name: "--max-radius", value: "R", help: "sigma of the last step in pixels, 0 to \(Int(Limits.maximumRadius)) (default 20)"),
-            OptionSpec(name: "--duration", value: "S", help: "seconds for one pass through the frames, 0 to \(Int(Limits.maximumDuration)), at most \(Limits.maximumFrameDelay) s a frame (default 1)"),
+            OptionSpec(
+                name: "--steps",
+                value: "N",
+                help: "blur steps after the sharp frame, 1 to \(Limits.maximumSteps) (default 20)"
+            ),
+            OptionSpec(
+                name: "--max-radius",
+                value: "R",
+                help: "sigma of the last step in pixels, 0 to \(Int(Limits.maximumRadius)) (default 20)"
+            ),
+            OptionSpec(
+                name: "--duration",
+                value: "S",
+                help:
+                    "seconds for one pass through the frames, 0 to \(Int(Limits.maximumDuration)), at most \(Limits.maximumFrameDelay) s a frame (default 1)"
+            ),
             OptionSpec(name: "--reverse", help: "run from full blur to sharp"),
             OptionSpec(name: "--bounce", help: "run sharp to full and back"),
         ] + LabelOptions.specs.filter { $0.name != "--radius" },
         details: """
-        Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps.
-        With --secure every frame is blurred from a decoy of the --format, and the sharp frame is left
-        out: the animation starts at the first blur step (sigma R/N), so no frame holds anything of TEXT.
-        """
+            Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps.
+            With --secure every frame is blurred from a decoy of the --format, and the sharp frame is left
+            out: the animation starts at the first blur step (sigma R/N), so no frame holds anything of TEXT.
+            """
     )
 
     /// What an animation request asks for, checked before any frame is made.
@@ -54,9 +69,11 @@ enum AnimateCommand {
             if arguments.has("--bounce") { order += order.dropFirst().dropLast().reversed() }
             self.order = order
             if delay > Limits.maximumFrameDelay {
-                throw UsageError(message: "--duration \(OptionValues.format(duration)) over "
-                                 + cFormat("%ld frames is %.4g s a frame; ", order.count, delay)
-                                 + "a frame may last at most \(String(Limits.maximumFrameDelay)) s (give more --steps or a shorter --duration)")
+                throw UsageError(
+                    message: "--duration \(OptionValues.format(duration)) over "
+                        + cFormat("%ld frames is %.4g s a frame; ", order.count, delay)
+                        + "a frame may last at most \(String(Limits.maximumFrameDelay)) s (give more --steps or a shorter --duration)"
+                )
             }
         }
     }
@@ -67,31 +84,48 @@ enum AnimateCommand {
     static func staleFramesWarning(in folder: String, count: Int) -> String? {
         let stale = (Folders.names(in: folder) ?? []).filter { name in
             guard name.hasPrefix("frame-"), name.hasSuffix(".png"),
-                  let number = Int(name.dropFirst(6).dropLast(4)), name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber) else { return false }
+                let number = Int(name.dropFirst(6).dropLast(4)), name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+            else { return false }
             return number >= count
         }
         guard let first = stale.first else { return nil }
-        return "\(folder) also holds \(stale.count) frame file\(stale.count == 1 ? "" : "s") from an earlier run (\(first)\(stale.count > 1 ? " …" : "")), not part of these \(count) frames"
+        return
+            "\(folder) also holds \(stale.count) frame file\(stale.count == 1 ? "" : "s") from an earlier run (\(first)\(stale.count > 1 ? " …" : "")), not part of these \(count) frames"
     }
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
-        let path = arguments.value("--output"), folder = arguments.value("--frames")
+        let path = arguments.value("--output")
+        let folder = arguments.value("--frames")
         guard (path == nil) != (folder == nil) else {
-            throw UsageError(message: path == nil ? "missing -o OUT.png or --frames DIR" : "give -o or --frames, not both")
+            throw UsageError(
+                message: path == nil ? "missing -o OUT.png or --frames DIR" : "give -o or --frames, not both"
+            )
         }
         let request = try Request(arguments)
         if let warning = secureFormatWarning(request.style) { output.standardError("blurlabel animate: \(warning)\n") }
-        let plan = try BlurLevelPlan(text: request.text, style: request.style, maxRadius: request.maxRadius, steps: request.steps)
+        let plan = try BlurLevelPlan(
+            text: request.text,
+            style: request.style,
+            maxRadius: request.maxRadius,
+            steps: request.steps
+        )
         let framePixels = plan.width * plan.height
-        guard framePixels.multipliedReportingOverflow(by: request.order.count).partialValue <= Limits.maximumAnimationPixels,
-              framePixels <= Limits.maximumPixels else {
-            throw UsageError(message: "\(request.order.count) frames of \(plan.width)x\(plan.height) exceed the limit of \(Limits.maximumAnimationPixels) frame pixels; give fewer --steps or a smaller --max-radius")
+        guard
+            framePixels.multipliedReportingOverflow(by: request.order.count).partialValue
+                <= Limits.maximumAnimationPixels,
+            framePixels <= Limits.maximumPixels
+        else {
+            throw UsageError(
+                message:
+                    "\(request.order.count) frames of \(plan.width)x\(plan.height) exceed the limit of \(Limits.maximumAnimationPixels) frame pixels; give fewer --steps or a smaller --max-radius"
+            )
         }
         if let folder {
             try Folders.create(folder)
             let digits = max(3, String(request.order.count - 1).count)
             let names = request.order.indices.map { index in
-                "\(folder)/frame-" + String(repeating: "0", count: digits - String(index).count) + String(index) + ".png"
+                "\(folder)/frame-" + String(repeating: "0", count: digits - String(index).count) + String(index)
+                    + ".png"
             }
             // A link planted in the folder is refused, not followed out of it, and before any frame
             // is written, so a refused run leaves the folder as it was.
@@ -103,7 +137,9 @@ enum AnimateCommand {
                 try writePNG(frame, to: names[index], followingLinks: false)
                 index += 1
             }
-            if let warning = staleFramesWarning(in: folder, count: index) { output.standardError("blurlabel animate: \(warning)\n") }
+            if let warning = staleFramesWarning(in: folder, count: index) {
+                output.standardError("blurlabel animate: \(warning)\n")
+            }
         } else if let path {
             // Pass 1 settles the colour plan every frame shares; pass 2 makes the frames again and
             // writes each as it comes: straight to standard output for '-'; for a file, only the
@@ -113,7 +149,8 @@ enum AnimateCommand {
             try forEachFrame(request.order.filter { seen.insert($0).inserted }, plan: plan) { builder.add($0) }
             var file: [UInt8] = []
             let toStandardOutput = path == "-"
-            var stream = try APNGStream(plan: builder.plan, frameCount: request.order.count, delay: request.delay) { bytes in
+            var stream = try APNGStream(plan: builder.plan, frameCount: request.order.count, delay: request.delay) {
+                bytes in
                 if toStandardOutput { try FileIO.write(bytes, to: "-") } else { file += bytes }
             }
             try forEachFrame(request.order, plan: plan) { try stream.append($0) }

@@ -92,22 +92,37 @@ extension CommandSpec {
                 parsed.positionals.append(argument)
                 continue
             }
-            if argument == "--" { onlyPositionals = true; continue }
-            if argument == "--help" || argument == "-h" { parsed.wantsHelp = true; continue }
-            var name = argument, inline: String? = nil
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            if argument == "--help" || argument == "-h" {
+                parsed.wantsHelp = true
+                continue
+            }
+            var name = argument
+            var inline: String? = nil
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
                 if secret {
-                    throw UsageError(message: "argument \(index) is not an option of '\(self.name)' (not quoted: --secure never shows the arguments\(textHint))")
+                    throw UsageError(
+                        message:
+                            "argument \(index) is not an option of '\(self.name)' (not quoted: --secure never shows the arguments\(textHint))"
+                    )
                 }
-                throw UsageError(message: "unknown option '\(name)' for '\(self.name)' (see 'blurlabel \(self.name) --help'\(textHint))")
+                throw UsageError(
+                    message:
+                        "unknown option '\(name)' for '\(self.name)' (see 'blurlabel \(self.name) --help'\(textHint))"
+                )
             }
             if let valueName = option.value {
                 let value: String
-                if let inline { value = inline } else {
+                if let inline {
+                    value = inline
+                } else {
                     guard index < arguments.count else {
                         throw UsageError(message: "option \(option.name) needs a value (\(valueName))")
                     }
@@ -130,9 +145,14 @@ extension CommandSpec {
         }
         if parsed.positionals.count > positionals.count {
             if secret {
-                throw UsageError(message: "\(parsed.positionals.count) arguments where '\(name)' takes \(positionals.count) (not quoted: --secure never shows the arguments; quote a TEXT with spaces) (usage: \(usage))")
+                throw UsageError(
+                    message:
+                        "\(parsed.positionals.count) arguments where '\(name)' takes \(positionals.count) (not quoted: --secure never shows the arguments; quote a TEXT with spaces) (usage: \(usage))"
+                )
             }
-            throw UsageError(message: "unexpected argument '\(parsed.positionals[positionals.count])' (usage: \(usage))")
+            throw UsageError(
+                message: "unexpected argument '\(parsed.positionals[positionals.count])' (usage: \(usage))"
+            )
         }
         return parsed
     }

@@ -26,8 +26,10 @@ public enum CommandLineTool {
         let load: @Sendable () -> Command
     }
 
-    static let commands: [Listing] = [RenderCommand.listing, AnimateCommand.listing, BatchCommand.listing,
-                                      BlurCommand.listing, RedactCommand.listing, DiffCommand.listing]
+    static let commands: [Listing] = [
+        RenderCommand.listing, AnimateCommand.listing, BatchCommand.listing,
+        BlurCommand.listing, RedactCommand.listing, DiffCommand.listing,
+    ]
 
     /// The listing of the command called `name`, if there is one.
     static func listing(named name: String) -> Listing? {
@@ -41,7 +43,12 @@ public enum CommandLineTool {
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
+            let bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self),
+                    count: strlen(raw)
+                )
+            )
             do { arguments.append(try decodeUTF8(bytes)) } catch {
                 writeText("blurlabel: argument \(index) \(error)\n", toDescriptor: STDERR_FILENO)
                 return 2
@@ -93,7 +100,10 @@ public enum CommandLineTool {
             // With --secure no argument is quoted: any of them might be the secret.
             if command.spec.hidesArguments(Array(arguments.dropFirst())) {
                 let names = Set(command.spec.options.flatMap { [$0.name, $0.short].compactMap { $0 } })
-                message = SecureMessages.withoutValues(message, arguments.dropFirst().filter { !names.contains($0) && $0 != "--" })
+                message = SecureMessages.withoutValues(
+                    message,
+                    arguments.dropFirst().filter { !names.contains($0) && $0 != "--" }
+                )
             }
             output.standardError("blurlabel \(first): \(message)\n")
             return 2

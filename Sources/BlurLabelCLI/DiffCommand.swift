@@ -4,52 +4,90 @@ import Glibc
 /// `blurlabel diff EXPECTED.png ACTUAL.png`: exit 0 within tolerance, 1 when not, 2 on bad input.
 enum DiffCommand {
     static let listing: CommandLineTool.Listing = .init(
-        name: "diff", summary: "compare two PNGs perceptually (exit 0 same, 1 different)") { command }
+        name: "diff",
+        summary: "compare two PNGs perceptually (exit 0 same, 1 different)"
+    ) { command }
 
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["EXPECTED.png", "ACTUAL.png"],
         options: [
-            OptionSpec(name: "--metric", value: "yiq|oklab", help: "colour distance: oklab (pixelmatch's current, default) or yiq (pixelmatch 7.2)"),
-            OptionSpec(name: "--diff", value: "OUT.png", help: "write the diff picture: expected faded, red where pixels differ, yellow anti-aliasing"),
+            OptionSpec(
+                name: "--metric",
+                value: "yiq|oklab",
+                help: "colour distance: oklab (pixelmatch's current, default) or yiq (pixelmatch 7.2)"
+            ),
+            OptionSpec(
+                name: "--diff",
+                value: "OUT.png",
+                help: "write the diff picture: expected faded, red where pixels differ, yellow anti-aliasing"
+            ),
             OptionSpec(name: "--side-by-side", value: "OUT.png", help: "write expected | diff | actual in one picture"),
-            OptionSpec(name: "--report", value: "DIR", help: "write the pictures and an index.html report page (flip and slide between expected and actual) into DIR"),
-            OptionSpec(name: "--threshold", value: "T", help: "per-pixel colour distance 0..1 above which a pixel differs (default 0.1)"),
+            OptionSpec(
+                name: "--report",
+                value: "DIR",
+                help:
+                    "write the pictures and an index.html report page (flip and slide between expected and actual) into DIR"
+            ),
+            OptionSpec(
+                name: "--threshold",
+                value: "T",
+                help: "per-pixel colour distance 0..1 above which a pixel differs (default 0.1)"
+            ),
             OptionSpec(name: "--max-diff-pixels", value: "N", help: "differing pixels allowed (default 0)"),
-            OptionSpec(name: "--max-diff-ratio", value: "R", help: "share of differing pixels allowed, 0..1 (default 0)"),
+            OptionSpec(
+                name: "--max-diff-ratio",
+                value: "R",
+                help: "share of differing pixels allowed, 0..1 (default 0)"
+            ),
             OptionSpec(name: "--count-antialiasing", help: "count anti-aliased edge pixels as differences too"),
             CommonOptions.maxPixels,
         ],
         details: """
-        The distance is pixelmatch's: 0 for equal colours, 1 for black against white. Semi-transparent
-        pixels are blended over pixelmatch's checkerboard, so a change of transparency is a difference.
-        The summary says "identical" only when every pixel is; it goes to standard error when a
-        picture is written to standard output ('-'). An output that is one of the inputs is refused.
-        --report DIR adds this pair to DIR/index.html (named after ACTUAL), beside earlier pairs.
-        Pictures of different sizes always differ; they are compared where they overlap (from the
-        top-left corner), and the diff picture marks in red what only one of them covers.
-        """
+            The distance is pixelmatch's: 0 for equal colours, 1 for black against white. Semi-transparent
+            pixels are blended over pixelmatch's checkerboard, so a change of transparency is a difference.
+            The summary says "identical" only when every pixel is; it goes to standard error when a
+            picture is written to standard output ('-'). An output that is one of the inputs is refused.
+            --report DIR adds this pair to DIR/index.html (named after ACTUAL), beside earlier pairs.
+            Pictures of different sizes always differ; they are compared where they overlap (from the
+            top-left corner), and the diff picture marks in red what only one of them covers.
+            """
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
         var comparison = ImageComparison()
-        if let t = arguments.value("--threshold") { comparison.threshold = try OptionValues.number(t, option: "--threshold", range: 0...1) }
-        if let n = arguments.value("--max-diff-pixels") {
-            comparison.maxDiffPixels = try OptionValues.integer(n, option: "--max-diff-pixels", range: 0...Int(Int32.max))
+        if let t = arguments.value("--threshold") {
+            comparison.threshold = try OptionValues.number(t, option: "--threshold", range: 0...1)
         }
-        if let r = arguments.value("--max-diff-ratio") { comparison.maxDiffRatio = try OptionValues.number(r, option: "--max-diff-ratio", range: 0...1) }
+        if let n = arguments.value("--max-diff-pixels") {
+            comparison.maxDiffPixels = try OptionValues.integer(
+                n,
+                option: "--max-diff-pixels",
+                range: 0...Int(Int32.max)
+            )
+        }
+        if let r = arguments.value("--max-diff-ratio") {
+            comparison.maxDiffRatio = try OptionValues.number(r, option: "--max-diff-ratio", range: 0...1)
+        }
         if let m = arguments.value("--metric") {
             guard let metric = ComparisonMetric(rawValue: m) else { throw DiffOptionError.unknownMetric(m) }
             comparison.metric = metric
         }
         comparison.detectAntialiasing = !arguments.has("--count-antialiasing")
         let inputs = Array(arguments.positionals.prefix(2))
-        guard inputs != ["-", "-"] else { throw UsageError(message: "standard input ('-') can be only one of EXPECTED and ACTUAL") }
+        guard inputs != ["-", "-"] else {
+            throw UsageError(message: "standard input ('-') can be only one of EXPECTED and ACTUAL")
+        }
         let report = arguments.value("--report")
-        let artifacts = report.map { ComparisonArtifacts(folder: $0, name: reportName(inputs[1]), stem: reportStem(inputs[1])) }
-        let pictures = try checkedOutputs(inputs: inputs, pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
-                                          report: artifacts)
+        let artifacts = report.map {
+            ComparisonArtifacts(folder: $0, name: reportName(inputs[1]), stem: reportStem(inputs[1]))
+        }
+        let pictures = try checkedOutputs(
+            inputs: inputs,
+            pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
+            report: artifacts
+        )
         // With a picture on standard output ('-', /dev/stdout, the file it goes to), the summary
         // must not mix into it.
         let say = pictures.contains(where: SameFile.isStandardOutput) ? output.standardError : output.standardOutput
@@ -58,7 +96,9 @@ enum DiffCommand {
         let expected = try PNGDecoder.decode(contentsOf: inputs[0], maxPixels: maxPixels)
         let actual = try PNGDecoder.decode(contentsOf: inputs[1], maxPixels: maxPixels)
         let picturesWanted = !pictures.isEmpty
-        let diff: Image?, summary: String, passes: Bool
+        let diff: Image?
+        let summary: String
+        let passes: Bool
         do {
             let result = try comparison.compare(expected: expected, actual: actual)
             diff = picturesWanted ? try comparison.diffImage(expected: expected, result: result) : nil
@@ -67,7 +107,11 @@ enum DiffCommand {
         } catch is ImageComparison.SizeMismatch {
             // Pictures of different sizes never pass, but are still shown: the part they share
             // compared, the rest marked, so a requested picture is never left unwritten (or stale).
-            let sizes = try comparison.compareDifferentSizes(expected: expected, actual: actual, drawing: picturesWanted)
+            let sizes = try comparison.compareDifferentSizes(
+                expected: expected,
+                actual: actual,
+                drawing: picturesWanted
+            )
             diff = sizes.diff
             summary = sizes.summary
             passes = false
@@ -75,21 +119,29 @@ enum DiffCommand {
         if let diff {
             // Every picture is made before any is written: one that cannot be made (too large)
             // leaves none behind.
-            let sideBySide = arguments.value("--side-by-side") != nil
+            let sideBySide =
+                arguments.value("--side-by-side") != nil
                 ? try comparison.sideBySide(expected: expected, diff: diff, actual: actual) : nil
             if let path = arguments.value("--diff") { try writePNG(diff, to: path) }
             if let path = arguments.value("--side-by-side"), let sideBySide { try writePNG(sideBySide, to: path) }
             if let artifacts {
                 let page = ComparisonReport(folder: artifacts.folder)
                 if passes {
-                    try page.remove(name: artifacts.name)   // a pair that passes now leaves the page
+                    try page.remove(name: artifacts.name)  // a pair that passes now leaves the page
                     if !Folders.exists(page.page) { try page.rebuild() }
                 } else {
                     let sizesDiffer = expected.width != actual.width || expected.height != actual.height
-                    try page.add(ComparisonReportEntry(
-                        name: artifacts.name, outcome: sizesDiffer ? .sizeMismatch : .failed, summary: summary,
-                        expected: try artifacts.write(expected, as: "expected"), actual: try artifacts.write(actual, as: "actual"),
-                        diff: try artifacts.write(diff, as: "diff"), acceptCommands: acceptCommands(inputs)))
+                    try page.add(
+                        ComparisonReportEntry(
+                            name: artifacts.name,
+                            outcome: sizesDiffer ? .sizeMismatch : .failed,
+                            summary: summary,
+                            expected: try artifacts.write(expected, as: "expected"),
+                            actual: try artifacts.write(actual, as: "actual"),
+                            diff: try artifacts.write(diff, as: "diff"),
+                            acceptCommands: acceptCommands(inputs)
+                        )
+                    )
                 }
             }
         }
@@ -126,7 +178,11 @@ enum DiffCommand {
 
     /// The output paths, refused when one of them is an input (same resolved path or same file)
     /// or two of them are the same file, or more than one goes to standard output.
-    static func checkedOutputs(inputs: [String], pictures: [(String, String?)], report artifacts: ComparisonArtifacts?) throws -> [String] {
+    static func checkedOutputs(
+        inputs: [String],
+        pictures: [(String, String?)],
+        report artifacts: ComparisonArtifacts?
+    ) throws -> [String] {
         var outputs = pictures.compactMap { option, path in path.map { (option, $0) } }
         if let artifacts {
             guard artifacts.folder != "-" else { throw DiffOptionError.reportToStandardOutput }
@@ -155,7 +211,8 @@ enum DiffOptionError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case let .unknownMetric(m): "--metric must be yiq or oklab, not '\(m)'"
-        case let .overwritesInput(option, path, input): "\(option) \(path) would overwrite the input \(input); choose another path"
+        case let .overwritesInput(option, path, input):
+            "\(option) \(path) would overwrite the input \(input); choose another path"
         case let .sameOutput(a, b, path): "\(a) and \(b) both write \(path); choose different paths"
         case .twoOnStandardOutput: "only one picture can go to standard output ('-')"
         case .reportToStandardOutput: "--report needs a folder, not '-'"

@@ -40,8 +40,13 @@ struct Options: Equatable, Sendable {
     init(_ arguments: ParsedArguments) {
         entries = []
         for option in arguments.given {
-            let name = String(option.name.dropFirst(2)), value = option.value.map { OptionValue.text($0) } ?? .flag(true)
-            if let at = entries.firstIndex(where: { $0.name == name }) { entries[at].value = value } else { entries.append((name, value)) }
+            let name = String(option.name.dropFirst(2))
+            let value = option.value.map { OptionValue.text($0) } ?? .flag(true)
+            if let at = entries.firstIndex(where: { $0.name == name }) {
+                entries[at].value = value
+            } else {
+                entries.append((name, value))
+            }
         }
         entries.sort { $0.name < $1.name }
     }
@@ -71,7 +76,10 @@ struct Options: Equatable, Sendable {
         case let .text(text)?: return try OptionValues.number(text, option: "--" + name, range: range)
         case let .number(value)?:
             guard range.contains(value) else {
-                throw UsageError(message: "--\(name) must be from \(OptionValues.format(range.lowerBound)) to \(OptionValues.format(range.upperBound)), got \(OptionValues.format(value))")
+                throw UsageError(
+                    message:
+                        "--\(name) must be from \(OptionValues.format(range.lowerBound)) to \(OptionValues.format(range.upperBound)), got \(OptionValues.format(value))"
+                )
             }
             return value
         case let other?: throw UsageError(message: "--\(name) needs a number, got \(other.shown)")
@@ -88,7 +96,9 @@ struct Options: Equatable, Sendable {
                 throw UsageError(message: "--\(name) needs a whole number, got \(OptionValues.format(value))")
             }
             guard range.contains(whole) else {
-                throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(whole)")
+                throw UsageError(
+                    message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(whole)"
+                )
             }
             return whole
         case let other?: throw UsageError(message: "--\(name) needs a whole number, got \(other.shown)")
@@ -119,7 +129,8 @@ struct Options: Equatable, Sendable {
         switch self[name] {
         case nil: return false
         case let .flag(on)?: return on
-        case let other?: throw UsageError(message: "\"\(name)\" must be true or false (a JSON boolean), got \(other.shown)")
+        case let other?:
+            throw UsageError(message: "\"\(name)\" must be true or false (a JSON boolean), got \(other.shown)")
         }
     }
 
@@ -128,11 +139,16 @@ struct Options: Equatable, Sendable {
         switch self[name] {
         case nil: return nil
         case let .text(text)?:
-            guard let value = UInt64(text) else { throw UsageError(message: "--\(name) needs a whole number from 0 to \(UInt64.max), got '\(text)'") }
+            guard let value = UInt64(text) else {
+                throw UsageError(message: "--\(name) needs a whole number from 0 to \(UInt64.max), got '\(text)'")
+            }
             return value
         case let .number(value)?:
             guard value >= 0, value <= 9_007_199_254_740_992, let whole = UInt64(exactly: value) else {
-                throw UsageError(message: "--\(name) needs a whole number from 0 to 2^53 (give larger ones as a string), got \(OptionValues.format(value))")
+                throw UsageError(
+                    message:
+                        "--\(name) needs a whole number from 0 to 2^53 (give larger ones as a string), got \(OptionValues.format(value))"
+                )
             }
             return whole
         case let other?: throw UsageError(message: "--\(name) needs a whole number, got \(other.shown)")
@@ -148,7 +164,10 @@ enum OptionValues {
             throw UsageError(message: "\(option) needs a finite decimal number, got '\(text)'")
         }
         guard range.contains(value) else {
-            throw UsageError(message: "\(option) must be from \(format(range.lowerBound)) to \(format(range.upperBound)), got \(text)")
+            throw UsageError(
+                message:
+                    "\(option) must be from \(format(range.lowerBound)) to \(format(range.upperBound)), got \(text)"
+            )
         }
         return value
     }

@@ -6,7 +6,9 @@ enum RedactCommand {
     static let modes = ["blur", "pixelate", "fill", "secure"]
 
     static let listing: CommandLineTool.Listing = .init(
-        name: "redact", summary: "blur, pixelate, fill or securely obscure rectangles of a PNG") { command }
+        name: "redact",
+        summary: "blur, pixelate, fill or securely obscure rectangles of a PNG"
+    ) { command }
 
     static let spec = CommandSpec(
         name: listing.name,
@@ -14,24 +16,44 @@ enum RedactCommand {
         positionals: ["IN.png"],
         options: [
             CommonOptions.output,
-            OptionSpec(name: "--rect", value: "X,Y,W,H[:MODE]", repeatable: true,
-                       help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"),
-            OptionSpec(name: "--mode", value: "MODE", help: "blur (default), pixelate, fill or secure, for regions without their own"),
-            OptionSpec(name: "--radius", short: "-r", value: "SIGMA", help: "blur and secure sigma in pixels, 0 to \(Int(Limits.maximumRadius)) (default 8)"),
-            OptionSpec(name: "--block", value: "N", help: "pixelate block size in pixels, 1 to \(Limits.maximumPixelateBlock) (default 12)"),
+            OptionSpec(
+                name: "--rect",
+                value: "X,Y,W,H[:MODE]",
+                repeatable: true,
+                help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"
+            ),
+            OptionSpec(
+                name: "--mode",
+                value: "MODE",
+                help: "blur (default), pixelate, fill or secure, for regions without their own"
+            ),
+            OptionSpec(
+                name: "--radius",
+                short: "-r",
+                value: "SIGMA",
+                help: "blur and secure sigma in pixels, 0 to \(Int(Limits.maximumRadius)) (default 8)"
+            ),
+            OptionSpec(
+                name: "--block",
+                value: "N",
+                help: "pixelate block size in pixels, 1 to \(Limits.maximumPixelateBlock) (default 12)"
+            ),
             OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
-            OptionSpec(name: "--in-place", help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"),
+            OptionSpec(
+                name: "--in-place",
+                help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"
+            ),
             CommonOptions.maxPixels,
             CommonOptions.compression,
         ],
         details: """
-        Regions apply in order; overlapping ones compose in that order. Pixels outside every region are
-        left exactly as they were. blur and pixelate are cosmetic: text under them can often be
-        recovered. secure looks like a blur but is made only from the pixels around the region, so
-        nothing inside can be recovered; fill paints over. The input is never overwritten without
-        --in-place, which keeps the file's permissions, follows a symbolic link to the file it
-        names, and refuses a file with several names (hard links).
-        """
+            Regions apply in order; overlapping ones compose in that order. Pixels outside every region are
+            left exactly as they were. blur and pixelate are cosmetic: text under them can often be
+            recovered. secure looks like a blur but is made only from the pixels around the region, so
+            nothing inside can be recovered; fill paints over. The input is never overwritten without
+            --in-place, which keeps the file's permissions, follows a symbolic link to the file it
+            names, and refuses a file with several names (hard links).
+            """
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
@@ -40,12 +62,17 @@ enum RedactCommand {
         guard let destination = inPlace ? input : arguments.value("--output") else {
             throw UsageError(message: "missing -o OUT.png (or --in-place)")
         }
-        if inPlace && arguments.value("--output") != nil { throw UsageError(message: "give -o or --in-place, not both") }
+        if inPlace && arguments.value("--output") != nil {
+            throw UsageError(message: "give -o or --in-place, not both")
+        }
         if inPlace && input == "-" { throw UsageError(message: "--in-place needs a file, not standard input") }
         if inPlace { try requireReplaceableFile(input) }
         if inPlace, let names = FileIO.linkCount(input), names > 1 {
             // Replacing one name would leave the unredacted pixels under the others.
-            throw UsageError(message: "\(input) has \(names) names (hard links); replacing it in place would leave the original pixels under the others: write with -o, or remove the other names first")
+            throw UsageError(
+                message:
+                    "\(input) has \(names) names (hard links); replacing it in place would leave the original pixels under the others: write with -o, or remove the other names first"
+            )
         }
         if !inPlace && destination != "-" && input != "-" && SameFile.check(input, destination) {
             throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
@@ -53,8 +80,16 @@ enum RedactCommand {
         let rects = arguments.all("--rect")
         guard !rects.isEmpty else { throw UsageError(message: "give at least one --rect X,Y,W,H") }
         let defaultMode = arguments.value("--mode") ?? "blur"
-        let radius = try OptionValues.number(arguments.value("--radius") ?? "8", option: "--radius", range: 0...Limits.maximumRadius)
-        let block = try OptionValues.integer(arguments.value("--block") ?? "12", option: "--block", range: 1...Limits.maximumPixelateBlock)
+        let radius = try OptionValues.number(
+            arguments.value("--radius") ?? "8",
+            option: "--radius",
+            range: 0...Limits.maximumRadius
+        )
+        let block = try OptionValues.integer(
+            arguments.value("--block") ?? "12",
+            option: "--block",
+            range: 1...Limits.maximumPixelateBlock
+        )
         let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
         let maxPixels = try CommonOptions.maxPixels(arguments)
         let level = try CommonOptions.compression(arguments)
@@ -68,7 +103,11 @@ enum RedactCommand {
             case "pixelate": mode = .pixelate(block: block)
             case "fill": mode = .fill(color)
             case "secure": mode = .secure(radius: radius)
-            default: throw UsageError(message: "region \(index + 1) (\(text)): unknown mode '\(name)' (modes: \(modes.joined(separator: ", ")))")
+            default:
+                throw UsageError(
+                    message:
+                        "region \(index + 1) (\(text)): unknown mode '\(name)' (modes: \(modes.joined(separator: ", ")))"
+                )
             }
             regions.append((rect, mode))
         }
@@ -77,7 +116,9 @@ enum RedactCommand {
         for (rect, mode) in regions { redaction.add(rect, mode: mode) }
         let result = try redaction.render()
         if regions.contains(where: { $0.1.isCosmetic }) {
-            output.standardError("blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n")
+            output.standardError(
+                "blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n"
+            )
         }
         try writePNG(result, to: destination, compressionLevel: level)
         return 0
@@ -87,7 +128,7 @@ enum RedactCommand {
     /// written into instead (a FIFO with no reader waits for ever, a pipe feeds its own input).
     static func requireReplaceableFile(_ path: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0 else { return }   // missing or unreadable: the decoder says which
+        guard stat(path, &info) == 0 else { return }  // missing or unreadable: the decoder says which
         guard info.st_mode & S_IFMT == S_IFREG, !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/") else {
             throw UsageError(message: "--in-place needs a regular file to replace; \(path) is not one (write with -o)")
         }
@@ -96,12 +137,16 @@ enum RedactCommand {
     /// `X,Y,W,H` with an optional `:MODE`.
     static func parseRect(_ text: String, index: Int) throws -> (Redaction.Rect, String?) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingWhitespace()) }
+        let numbers = parts[0].split(separator: ",", omittingEmptySubsequences: false).map {
+            Int($0.trimmingWhitespace())
+        }
         guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else {
             throw UsageError(message: "region \(index + 1): '\(text)' is not X,Y,W,H[:MODE] with whole numbers")
         }
         let n = numbers.map { $0! }
-        guard n.allSatisfy({ $0.magnitude <= 1 << 24 }) else { throw UsageError(message: "region \(index + 1): '\(text)' is out of range") }
+        guard n.allSatisfy({ $0.magnitude <= 1 << 24 }) else {
+            throw UsageError(message: "region \(index + 1): '\(text)' is out of range")
+        }
         return (Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3]), parts.count == 2 ? String(parts[1]) : nil)
     }
 }

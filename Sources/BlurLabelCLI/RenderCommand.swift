@@ -3,28 +3,30 @@ import BlurredLabelCore
 /// `blurlabel render TEXT -o OUT.png [label options]`: one label, blurred unless `--radius 0`.
 enum RenderCommand {
     static let listing: CommandLineTool.Listing = .init(
-        name: "render", summary: "render a text label and blur it (the price-tag job)") { command }
+        name: "render",
+        summary: "render a text label and blur it (the price-tag job)"
+    ) { command }
 
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["TEXT"],
         options: [
-            CommonOptions.output,
+            CommonOptions.output
         ] + LabelOptions.specs + [
-            CommonOptions.compression,
+            CommonOptions.compression
         ],
         details: """
-        TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
-        is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
-        A plain blur can be undone for text in a known font (render every candidate, compare): see the
-        README, "Is a blur private?". --secure blurs a decoy of the declared --format instead, so the
-        picture carries no information about TEXT (at any --radius, 0 included: then the decoy is shown
-        sharp), and warnings never quote TEXT.
-        Characters the chosen and embedded fonts lack are drawn from the system's fonts (fontconfig:
-        CJK, colour emoji...); --no-system-fonts gives the same bytes on every machine instead.
-        --canvas WxH --fit picks the largest --size that fits the blurred, --padding-padded label.
-        """
+            TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
+            is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
+            A plain blur can be undone for text in a known font (render every candidate, compare): see the
+            README, "Is a blur private?". --secure blurs a decoy of the declared --format instead, so the
+            picture carries no information about TEXT (at any --radius, 0 included: then the decoy is shown
+            sharp), and warnings never quote TEXT.
+            Characters the chosen and embedded fonts lack are drawn from the system's fonts (fontconfig:
+            CJK, colour emoji...); --no-system-fonts gives the same bytes on every machine instead.
+            --canvas WxH --fit picks the largest --size that fits the blurred, --padding-padded label.
+            """
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
@@ -45,7 +47,9 @@ enum RenderCommand {
             output.standardError("blurlabel render: \(warning)\n")
         }
         if picture.clipped, let canvas = style.canvas {
-            output.standardError("blurlabel render: warning: the content does not fit the \(canvas.width)x\(canvas.height) canvas and is clipped\n")
+            output.standardError(
+                "blurlabel render: warning: the content does not fit the \(canvas.width)x\(canvas.height) canvas and is clipped\n"
+            )
         }
         try writePNG(picture.image, to: path, compressionLevel: level)
         return 0

@@ -1,9 +1,9 @@
+import BlurredLabelCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-import BlurredLabelCore
-import Synchronization
 
 /// Writes all of `text` to a descriptor (standard output or error), retrying short writes and
 /// interrupts; on a failure the rest is dropped, and a failure on standard output is remembered
@@ -17,7 +17,13 @@ func writeText(_ text: String, toDescriptor fd: Int32) {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
-                if fd == STDOUT_FILENO { _ = standardOutputError.compareExchange(expected: 0, desired: n < 0 ? errno : EIO, ordering: .relaxed) }
+                if fd == STDOUT_FILENO {
+                    _ = standardOutputError.compareExchange(
+                        expected: 0,
+                        desired: n < 0 ? errno : EIO,
+                        ordering: .relaxed
+                    )
+                }
                 return
             }
             offset += n

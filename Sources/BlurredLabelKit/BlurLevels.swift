@@ -48,7 +48,7 @@ public actor BlurLevels {
 
     /// The picture at `amount` (0…1), built on first use.
     public func image(amount: Double) async throws -> Image {
-        let step = try step(for: amount)   // a bad amount is refused before anything is built
+        let step = try step(for: amount)  // a bad amount is refused before anything is built
         return try await all()[step]
     }
 
@@ -56,7 +56,10 @@ public actor BlurLevels {
     public func all() async throws -> [Image] {
         if let levels { return levels }
         if building == nil {
-            let text = text, style = style, steps = steps, maxRadius = maxRadius
+            let text = text
+            let style = style
+            let steps = steps
+            let maxRadius = maxRadius
             building = Task.detached(priority: .utility) {
                 try Self.build(text: text, style: style, maxRadius: maxRadius, steps: steps)
             }
@@ -70,12 +73,22 @@ public actor BlurLevels {
     /// Synchronous; `prepare()` and `image(amount:)` run it off the caller's thread. Every level is
     /// kept, so all of them together may hold at most `Limits.maximumLevelPixels` pixels (1000
     /// steps up to σ 1000 would be 147 GB): more is refused before any is made.
-    public static func build(text: String, style: LabelStyle, maxRadius: Double, steps: Int,
-                             threads: Int = defaultThreadCount) throws -> [Image] {
+    public static func build(
+        text: String,
+        style: LabelStyle,
+        maxRadius: Double,
+        steps: Int,
+        threads: Int = defaultThreadCount
+    ) throws -> [Image] {
         let plan = try Plan(text: text, style: style, maxRadius: maxRadius, steps: steps)
         let total = (plan.width * plan.height).multipliedReportingOverflow(by: steps + 1)
         guard !total.overflow, total.partialValue <= Limits.maximumLevelPixels else {
-            throw LabelError.tooManyLevelPixels(levels: steps + 1, width: plan.width, height: plan.height, limit: Limits.maximumLevelPixels)
+            throw LabelError.tooManyLevelPixels(
+                levels: steps + 1,
+                width: plan.width,
+                height: plan.height,
+                limit: Limits.maximumLevelPixels
+            )
         }
         return try plan.levels(Array(0...steps), threads: threads)
     }

@@ -19,7 +19,9 @@ struct GoldenChecker {
     var origin = GoldenOrigin()
 
     init(options: GoldenOptions, filePath: String, origin: GoldenOrigin = GoldenOrigin()) {
-        self.options = options; self.filePath = filePath; self.origin = origin
+        self.options = options
+        self.filePath = filePath
+        self.origin = origin
     }
 
     var folder: URL {
@@ -36,7 +38,9 @@ struct GoldenChecker {
 
     var artifactsFolder: URL {
         if let folder = options.artifacts { return folder }
-        if let path = ProcessInfo.processInfo.environment["BLURLABEL_ARTIFACTS"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        if let path = ProcessInfo.processInfo.environment["BLURLABEL_ARTIFACTS"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         return FileManager.default.temporaryDirectory.appendingPathComponent("blurlabel-artifacts")
     }
 
@@ -46,8 +50,12 @@ struct GoldenChecker {
         // A name is a path under the golden folder (and the artifacts folder): "sub/name" is
         // fine, "../x" or "/x" would write outside them.
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.utf8.contains(0), !parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }) else {
-            return fail("golden '\(name)': a name must be a relative path of plain names under the golden folder (no '..', '.', empty or absolute parts)")
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.utf8.contains(0),
+            !parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." })
+        else {
+            return fail(
+                "golden '\(name)': a name must be a relative path of plain names under the golden folder (no '..', '.', empty or absolute parts)"
+            )
         }
         let reference = folder.appendingPathComponent(name + ".png")
         let artifacts = ComparisonArtifacts(folder: artifactsFolder.path, name: name)
@@ -55,16 +63,31 @@ struct GoldenChecker {
             guard FileManager.default.fileExists(atPath: reference.path) else {
                 let shown = try artifacts.write(actual, as: "actual")
                 if options.record == .never {
-                    let message = "golden \(name): no reference at \(reference.path) (record mode 'never': nothing written; run with BLURLABEL_RECORD=missing to create it)"
-                    try addToReport(name, .missing, "no reference at \(reference.path)", actual: shown,
-                                    commands: acceptCommands(name, reference, artifacts, mode: "missing"))
+                    let message =
+                        "golden \(name): no reference at \(reference.path) (record mode 'never': nothing written; run with BLURLABEL_RECORD=missing to create it)"
+                    try addToReport(
+                        name,
+                        .missing,
+                        "no reference at \(reference.path)",
+                        actual: shown,
+                        commands: acceptCommands(name, reference, artifacts, mode: "missing")
+                    )
                     return fail(message, paths: [artifacts.path("actual")])
                 }
                 try write(actual, to: reference)
-                try addToReport(name, .recorded, "recorded a new reference at \(reference.path)", actual: shown,
-                                commands: acceptCommands(name, reference, artifacts, mode: "missing"))
-                return GoldenOutcome(passed: false, message: "golden \(name): recorded a new reference at \(reference.path); check it and run again",
-                                     referenceWritten: true, artifactPaths: [])
+                try addToReport(
+                    name,
+                    .recorded,
+                    "recorded a new reference at \(reference.path)",
+                    actual: shown,
+                    commands: acceptCommands(name, reference, artifacts, mode: "missing")
+                )
+                return GoldenOutcome(
+                    passed: false,
+                    message: "golden \(name): recorded a new reference at \(reference.path); check it and run again",
+                    referenceWritten: true,
+                    artifactPaths: []
+                )
             }
             let expected = try PNGDecoder.decode(contentsOf: reference.path)
             let result: ImageComparison.Result
@@ -73,22 +96,46 @@ struct GoldenChecker {
             } catch is ImageComparison.SizeMismatch {
                 // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
                 let sizes = try options.comparison.compareDifferentSizes(expected: expected, actual: actual)
-                guard let diff = sizes.diff else { return fail("golden \(name): \(sizes.summary)") }   // drawn: `drawing` is true
-                return try failShowing(name, expected: expected, actual: actual, diff: diff, outcome: .sizeMismatch,
-                                       line: sizes.summary, message: "golden \(name): \(sizes.summary)", reference: reference, artifacts: artifacts)
+                // Drawn: `drawing` is true.
+                guard let diff = sizes.diff else { return fail("golden \(name): \(sizes.summary)") }
+                return try failShowing(
+                    name,
+                    expected: expected,
+                    actual: actual,
+                    diff: diff,
+                    outcome: .sizeMismatch,
+                    line: sizes.summary,
+                    message: "golden \(name): \(sizes.summary)",
+                    reference: reference,
+                    artifacts: artifacts
+                )
             }
             if result.passes {
                 try report.remove(name: name)
                 let rewrite = options.record == .all && !result.isIdentical
                 if rewrite { try write(actual, to: reference) }
-                return GoldenOutcome(passed: !rewrite,
-                                     message: rewrite ? "golden \(name): reference rewritten (record mode 'all')" : "golden \(name): \(result.summary)",
-                                     referenceWritten: rewrite, artifactPaths: [])
+                return GoldenOutcome(
+                    passed: !rewrite,
+                    message: rewrite
+                        ? "golden \(name): reference rewritten (record mode 'all')"
+                        : "golden \(name): \(result.summary)",
+                    referenceWritten: rewrite,
+                    artifactPaths: []
+                )
             }
             let diff = try options.comparison.diffImage(expected: expected, result: result)
             let line = "\(result.summary), allowed \(result.allowedPixels)"
-            return try failShowing(name, expected: expected, actual: actual, diff: diff, outcome: .failed,
-                                   line: line, message: "golden \(name) differs: \(line)", reference: reference, artifacts: artifacts)
+            return try failShowing(
+                name,
+                expected: expected,
+                actual: actual,
+                diff: diff,
+                outcome: .failed,
+                line: line,
+                message: "golden \(name) differs: \(line)",
+                reference: reference,
+                artifacts: artifacts
+            )
         } catch {
             return fail("golden \(name): \(error)")
         }
@@ -97,30 +144,77 @@ struct GoldenChecker {
     /// A failed comparison (different pixels or sizes), shown: the four pictures written (all made
     /// first), the reference rewritten if the record mode asks, the report entry added, and the
     /// failure's `message` with the pictures' paths and the report's.
-    private func failShowing(_ name: String, expected: Image, actual: Image, diff: Image, outcome: ComparisonReportEntry.Outcome,
-                             line: String, message: String, reference: URL, artifacts: ComparisonArtifacts) throws -> GoldenOutcome {
+    private func failShowing(
+        _ name: String,
+        expected: Image,
+        actual: Image,
+        diff: Image,
+        outcome: ComparisonReportEntry.Outcome,
+        line: String,
+        message: String,
+        reference: URL,
+        artifacts: ComparisonArtifacts
+    ) throws -> GoldenOutcome {
         let sideBySide = try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual)
-        let shown = (try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"), try artifacts.write(diff, as: "diff"))
+        let shown = (
+            try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"),
+            try artifacts.write(diff, as: "diff")
+        )
         try artifacts.write(sideBySide, as: "side-by-side")
         let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
         let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
-        try addToReport(name, outcome, line, expected: shown.0, actual: shown.1, diff: shown.2,
-                        commands: acceptCommands(name, reference, artifacts, mode: "failed"))
-        return fail(message + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
-                    + "\n  report: \(report.page)", written: rewritten, paths: paths)
+        try addToReport(
+            name,
+            outcome,
+            line,
+            expected: shown.0,
+            actual: shown.1,
+            diff: shown.2,
+            commands: acceptCommands(name, reference, artifacts, mode: "failed")
+        )
+        return fail(
+            message + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
+                + "\n  report: \(report.page)",
+            written: rewritten,
+            paths: paths
+        )
     }
 
-    private func addToReport(_ name: String, _ outcome: ComparisonReportEntry.Outcome, _ summary: String,
-                             expected: ComparisonReportEntry.Picture? = nil, actual: ComparisonReportEntry.Picture? = nil,
-                             diff: ComparisonReportEntry.Picture? = nil, commands: [String]) throws {
-        try report.add(ComparisonReportEntry(name: name, outcome: outcome, test: origin.test, location: origin.location,
-                                             summary: summary, expected: expected, actual: actual, diff: diff, acceptCommands: commands))
+    private func addToReport(
+        _ name: String,
+        _ outcome: ComparisonReportEntry.Outcome,
+        _ summary: String,
+        expected: ComparisonReportEntry.Picture? = nil,
+        actual: ComparisonReportEntry.Picture? = nil,
+        diff: ComparisonReportEntry.Picture? = nil,
+        commands: [String]
+    ) throws {
+        try report.add(
+            ComparisonReportEntry(
+                name: name,
+                outcome: outcome,
+                test: origin.test,
+                location: origin.location,
+                summary: summary,
+                expected: expected,
+                actual: actual,
+                diff: diff,
+                acceptCommands: commands
+            )
+        )
     }
 
     /// Re-running the test in a record mode, or copying the actual picture over the reference.
-    private func acceptCommands(_ name: String, _ reference: URL, _ artifacts: ComparisonArtifacts, mode: String) -> [String] {
+    private func acceptCommands(
+        _ name: String,
+        _ reference: URL,
+        _ artifacts: ComparisonArtifacts,
+        mode: String
+    ) -> [String] {
         var commands: [String] = []
-        if let filter = origin.filter { commands.append("BLURLABEL_RECORD=\(mode) swift test --filter \(shellQuoted(filter))") }
+        if let filter = origin.filter {
+            commands.append("BLURLABEL_RECORD=\(mode) swift test --filter \(shellQuoted(filter))")
+        }
         commands.append("cp \(shellQuoted(artifacts.path("actual"))) \(shellQuoted(reference.path))")
         return commands
     }

@@ -16,7 +16,8 @@ public enum RecordMode: String, Sendable, CaseIterable {
 
     /// The mode chosen by the environment variable `BLURLABEL_RECORD`, or `.missing`.
     public static var fromEnvironment: RecordMode {
-        ProcessInfo.processInfo.environment["BLURLABEL_RECORD"].flatMap { RecordMode(rawValue: $0.lowercased()) } ?? .missing
+        ProcessInfo.processInfo.environment["BLURLABEL_RECORD"].flatMap { RecordMode(rawValue: $0.lowercased()) }
+            ?? .missing
     }
 }
 
@@ -31,15 +32,32 @@ public struct GoldenOptions: Sendable {
     /// or a temporary folder.
     public var artifacts: URL?
 
-    public init(folder: URL? = nil, record: RecordMode = .fromEnvironment,
-                comparison: ImageComparison = ImageComparison(), artifacts: URL? = nil) {
-        self.folder = folder; self.record = record; self.comparison = comparison; self.artifacts = artifacts
+    public init(
+        folder: URL? = nil,
+        record: RecordMode = .fromEnvironment,
+        comparison: ImageComparison = ImageComparison(),
+        artifacts: URL? = nil
+    ) {
+        self.folder = folder
+        self.record = record
+        self.comparison = comparison
+        self.artifacts = artifacts
     }
 
     /// The same, choosing the colour metric (`.oklab` by default, `.yiq` as pixelmatch 7.2).
-    public init(folder: URL? = nil, record: RecordMode = .fromEnvironment, metric: ComparisonMetric,
-                threshold: Double = 0.1, artifacts: URL? = nil) {
-        self.init(folder: folder, record: record, comparison: ImageComparison(threshold: threshold, metric: metric), artifacts: artifacts)
+    public init(
+        folder: URL? = nil,
+        record: RecordMode = .fromEnvironment,
+        metric: ComparisonMetric,
+        threshold: Double = 0.1,
+        artifacts: URL? = nil
+    ) {
+        self.init(
+            folder: folder,
+            record: record,
+            comparison: ImageComparison(threshold: threshold, metric: metric),
+            artifacts: artifacts
+        )
     }
 
     /// The colour metric of `comparison`.
@@ -61,8 +79,15 @@ public struct GoldenOutcome: Sendable {
 /// the record mode says, and reports a failure at the caller's line through Swift Testing when a
 /// Swift Testing test is running and through XCTest otherwise.
 @discardableResult
-public func assertGolden(_ image: Image, named name: String, options: GoldenOptions = GoldenOptions(),
-                         fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line, column: Int = #column) -> GoldenOutcome {
+public func assertGolden(
+    _ image: Image,
+    named name: String,
+    options: GoldenOptions = GoldenOptions(),
+    fileID: String = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: Int = #column
+) -> GoldenOutcome {
     let origin = GoldenReporter.origin(fileID: fileID, line: line)
     let outcome = GoldenChecker(options: options, filePath: "\(file)", origin: origin).check(image, named: name)
     if !outcome.passed {
@@ -73,14 +98,33 @@ public func assertGolden(_ image: Image, named name: String, options: GoldenOpti
 
 /// The same for encoded PNG bytes.
 @discardableResult
-public func assertGolden(pngData: [UInt8], named name: String, options: GoldenOptions = GoldenOptions(),
-                         fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line, column: Int = #column) -> GoldenOutcome {
+public func assertGolden(
+    pngData: [UInt8],
+    named name: String,
+    options: GoldenOptions = GoldenOptions(),
+    fileID: String = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: Int = #column
+) -> GoldenOutcome {
     do {
         let image = try PNGDecoder.decode(pngData, source: "\(name) (actual)")
-        return assertGolden(image, named: name, options: options, fileID: fileID, file: file, line: line, column: column)
+        return assertGolden(
+            image,
+            named: name,
+            options: options,
+            fileID: fileID,
+            file: file,
+            line: line,
+            column: column
+        )
     } catch {
-        let outcome = GoldenOutcome(passed: false, message: "golden \(name): actual PNG data is unreadable: \(error)",
-                                    referenceWritten: false, artifactPaths: [])
+        let outcome = GoldenOutcome(
+            passed: false,
+            message: "golden \(name): actual PNG data is unreadable: \(error)",
+            referenceWritten: false,
+            artifactPaths: []
+        )
         GoldenReporter.report(outcome.message, fileID: fileID, file: file, line: line, column: column)
         return outcome
     }
@@ -110,8 +154,10 @@ enum GoldenReporter {
 
     static func report(_ message: String, fileID: String, file: StaticString, line: UInt, column: Int) {
         if swiftTestingIsRunning {
-            Issue.record(Comment(rawValue: message),
-                         sourceLocation: SourceLocation(fileID: fileID, filePath: "\(file)", line: Int(line), column: column))
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: SourceLocation(fileID: fileID, filePath: "\(file)", line: Int(line), column: column)
+            )
         } else {
             XCTFail(message, file: file, line: line)
         }

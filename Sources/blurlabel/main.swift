@@ -1,4 +1,5 @@
 import BlurLabelCLI
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import BlurredLabelCore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BlurLabelCLI
 
 func writeManifest(_ lines: [String], in folder: String, name: String = "m.jsonl") throws -> String {
@@ -15,7 +16,11 @@ func files(in folder: String) -> [String] {
     var out: [String] = []
     while let name = enumerator?.nextObject() as? String {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue { out.append(name) }
+        if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
+            out.append(name)
+        }
     }
     return out.sorted()
 }
@@ -26,7 +31,12 @@ struct BatchTests {
 
     @Test func rendersEveryLineLikeRender() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest(Self.good + [##"{"text":"Sale","output":"sub/s.png","radius":0,"color":"#c00","features":["tnum","-liga"]}"##], in: folder)
+        let manifest = try writeManifest(
+            Self.good + [
+                ##"{"text":"Sale","output":"sub/s.png","radius":0,"color":"#c00","features":["tnum","-liga"]}"##
+            ],
+            in: folder
+        )
         let result = run(["batch", manifest, "--out", folder + "/out", "--jobs", "2"])
         #expect(result.status == 0 && result.err.contains("rendered 7, skipped 0, failed 0"))
         #expect(files(in: folder + "/out") == ["sub/s.png"] + (1...6).map { "tag\($0).png" })
@@ -46,20 +56,25 @@ struct BatchTests {
 
     @Test func badLinesAreReportedAndDoNotStopTheOthers() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest([
-            Self.good[0], "{not json", #"{"text":"a","output":"u.png","colour":"red"}"#, #"{"output":"v.png"}"#,
-            #"{"text":"a","output":"w.png","color":"blurple"}"#, #"{"text":"a","output":"/etc/x.png"}"#,
-            #"{"text":"a","output":"y.png","size":-4}"#, Self.good[1],
-            #"{"text":"12.34 SECRET","output":"d.png","secure":true,"secure":false}"#,
-            #"{"text":"a","output":"o.png","radius":{"x":1}}"#, #"["text","a"]"#,
-            "\u{FEFF}" + #"{"text":"a","output":"b.png"}"#, #"{"text":"a","output":"r.png","radius":"0x10"}"#,
-        ], in: folder)
+        let manifest = try writeManifest(
+            [
+                Self.good[0], "{not json", #"{"text":"a","output":"u.png","colour":"red"}"#, #"{"output":"v.png"}"#,
+                #"{"text":"a","output":"w.png","color":"blurple"}"#, #"{"text":"a","output":"/etc/x.png"}"#,
+                #"{"text":"a","output":"y.png","size":-4}"#, Self.good[1],
+                #"{"text":"12.34 SECRET","output":"d.png","secure":true,"secure":false}"#,
+                #"{"text":"a","output":"o.png","radius":{"x":1}}"#, #"["text","a"]"#,
+                "\u{FEFF}" + #"{"text":"a","output":"b.png"}"#, #"{"text":"a","output":"r.png","radius":"0x10"}"#,
+            ],
+            in: folder
+        )
         let result = run(["batch", manifest, "--out", folder + "/out"])
         #expect(result.status == 2)
-        for (line, reason) in [(2, "invalid JSON"), (3, "unknown option 'colour'"), (4, "missing \"text\""),
-                               (5, "unknown colour 'blurple'"), (6, "must be a file name under"), (7, "--size must be"),
-                               (9, "a key appears twice"), (10, "unsupported type"), (11, "each line must be one JSON object"),
-                               (12, "starts with a byte order mark"), (13, "--radius needs a finite decimal number")] {
+        for (line, reason) in [
+            (2, "invalid JSON"), (3, "unknown option 'colour'"), (4, "missing \"text\""),
+            (5, "unknown colour 'blurple'"), (6, "must be a file name under"), (7, "--size must be"),
+            (9, "a key appears twice"), (10, "unsupported type"), (11, "each line must be one JSON object"),
+            (12, "starts with a byte order mark"), (13, "--radius needs a finite decimal number"),
+        ] {
             #expect(result.err.contains("line \(line): ") && result.err.contains(reason), "line \(line)")
         }
         #expect(!result.err.contains("SECRET"), "a refused line's text is never printed")
@@ -77,7 +92,10 @@ struct BatchTests {
 
     @Test func duplicatesAreFoundBeforeRendering() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest([Self.good[0], Self.good[1], #"{"text":"x","output":"tag1.png"}"#], in: folder)
+        let manifest = try writeManifest(
+            [Self.good[0], Self.good[1], #"{"text":"x","output":"tag1.png"}"#],
+            in: folder
+        )
         let result = run(["batch", manifest, "--out", folder + "/out"])
         #expect(result.status == 2 && result.err.contains("line 3: output 'tag1.png' is also named by line 1"))
         #expect(files(in: folder + "/out").isEmpty)
@@ -119,27 +137,52 @@ struct BatchTests {
         _ = text.withCString { write(pipe[1], $0, strlen($0)) }
         close(pipe[1])
         let captured = Captured()
-        let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
-        let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: try OutputFolder(path: folder, create: true)!, jobs: 2, shard: .all, existing: .refuse,
-                                 streaming: true, progress: BatchProgress(total: nil, output: output), output: output)
+        let output = CommandLineTool.Output(
+            standardOutput: { captured.appendOut($0) },
+            standardError: { captured.appendErr($0) }
+        )
+        let runner = BatchRunner(
+            reader: ManifestReader(descriptor: pipe[0]),
+            folder: try OutputFolder(path: folder, create: true)!,
+            jobs: 2,
+            shard: .all,
+            existing: .refuse,
+            streaming: true,
+            progress: BatchProgress(total: nil, output: output),
+            output: output
+        )
         #expect(runner.run() == 2)
         close(pipe[0])
         let lines = captured.out.split(separator: "\n").map(String.init)
-        #expect(lines == [#"{"line":1,"output":"tag1.png","ok":true}"#,
-                          #"{"line":2,"ok":false,"error":"invalid JSON (each line must be one JSON object)"}"#,
-                          #"{"line":3,"output":"tag2.png","ok":true}"#])
+        #expect(
+            lines == [
+                #"{"line":1,"output":"tag1.png","ok":true}"#,
+                #"{"line":2,"ok":false,"error":"invalid JSON (each line must be one JSON object)"}"#,
+                #"{"line":3,"output":"tag2.png","ok":true}"#,
+            ]
+        )
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
     }
 
     @Test func missingCharactersAreWarnedPerLineAndNeverNamedForSecureLines() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest([#"{"text":"价 1","output":"a.png","no-system-fonts":true}"#,
-                                          #"{"text":"1.00","output":"b.png"}"#,
-                                          ##"{"text":"价 2","output":"c.png","no-system-fonts":true,"secure":true,"format":"#.##"}"##], in: folder)
+        let manifest = try writeManifest(
+            [
+                #"{"text":"价 1","output":"a.png","no-system-fonts":true}"#,
+                #"{"text":"1.00","output":"b.png"}"#,
+                ##"{"text":"价 2","output":"c.png","no-system-fonts":true,"secure":true,"format":"#.##"}"##,
+            ],
+            in: folder
+        )
         let result = run(["batch", manifest, "--out", folder + "/out"])
         #expect(result.status == 0)
         let warnings = result.err.split(separator: "\n").filter { $0.contains("warning") }
-        #expect(warnings == ["blurlabel batch: line 1: warning: no font has U+4EF7 '价'; drawn as the font's missing-glyph box"], "\(result.err)")
+        #expect(
+            warnings == [
+                "blurlabel batch: line 1: warning: no font has U+4EF7 '价'; drawn as the font's missing-glyph box"
+            ],
+            "\(result.err)"
+        )
         // The same through standard input: the warning joins that line's JSON result.
         var pipe: [Int32] = [0, 0]
         #expect(Darwin_or_Glibc_pipe(&pipe) == 0)
@@ -147,13 +190,27 @@ struct BatchTests {
         _ = text.withCString { write(pipe[1], $0, strlen($0)) }
         close(pipe[1])
         let captured = Captured()
-        let output = CommandLineTool.Output(standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
-        let runner = BatchRunner(reader: ManifestReader(descriptor: pipe[0]), folder: try OutputFolder(path: folder + "/stdin", create: true)!, jobs: 2,
-                                 shard: .all, existing: .refuse, streaming: true, progress: BatchProgress(total: nil, output: output), output: output)
+        let output = CommandLineTool.Output(
+            standardOutput: { captured.appendOut($0) },
+            standardError: { captured.appendErr($0) }
+        )
+        let runner = BatchRunner(
+            reader: ManifestReader(descriptor: pipe[0]),
+            folder: try OutputFolder(path: folder + "/stdin", create: true)!,
+            jobs: 2,
+            shard: .all,
+            existing: .refuse,
+            streaming: true,
+            progress: BatchProgress(total: nil, output: output),
+            output: output
+        )
         #expect(runner.run() == 0)
         close(pipe[0])
         let lines = captured.out.split(separator: "\n").map(String.init)
-        #expect(lines.first == #"{"line":1,"output":"a.png","ok":true,"warnings":["no font has U+4EF7 '价'; drawn as the font's missing-glyph box"]}"#)
+        #expect(
+            lines.first
+                == #"{"line":1,"output":"a.png","ok":true,"warnings":["no font has U+4EF7 '价'; drawn as the font's missing-glyph box"]}"#
+        )
         #expect(lines.dropFirst().allSatisfy { !$0.contains("warnings") && !$0.contains("价") }, "\(lines)")
     }
 
@@ -174,14 +231,17 @@ func Darwin_or_Glibc_pipe(_ fds: inout [Int32]) -> Int32 {
 
 @Suite("manifest lines")
 struct ManifestLineTests {
-    @Test("the quick output scan agrees with full decoding or steps aside", arguments: [
-        #"{"text":"a","output":"x.png"}"#,
-        #"{"output" : "y.png", "text":"output"}"#,
-        #"{"text":"output","output":"z.png"}"#,
-        #"{"text":"say \"output\": \"no\"","output":"w.png"}"#,
-        #"{"text":"a", "output":"sub/v.png","size":20}"#,
-        #"{"text":"a"}"#,
-    ])
+    @Test(
+        "the quick output scan agrees with full decoding or steps aside",
+        arguments: [
+            #"{"text":"a","output":"x.png"}"#,
+            #"{"output" : "y.png", "text":"output"}"#,
+            #"{"text":"output","output":"z.png"}"#,
+            #"{"text":"say \"output\": \"no\"","output":"w.png"}"#,
+            #"{"text":"a", "output":"sub/v.png","size":20}"#,
+            #"{"text":"a"}"#,
+        ]
+    )
     func quickScan(line: String) throws {
         let bytes = Array(line.utf8)
         let full = try? ManifestLine(bytes: bytes).output
@@ -189,12 +249,29 @@ struct ManifestLineTests {
     }
 
     @Test func numbersBooleansAndListsStayTyped() throws {
-        let line = try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":40,"radius":2.5,"secure":true,"features":["tnum","-liga"]}"#.utf8))
-        #expect(line.options == Options(["size": .number(40), "radius": .number(2.5), "secure": .flag(true), "features": .list(["tnum", "-liga"])]))
+        let line = try ManifestLine(
+            bytes: Array(
+                #"{"text":"t","output":"o.png","size":40,"radius":2.5,"secure":true,"features":["tnum","-liga"]}"#.utf8
+            )
+        )
+        #expect(
+            line.options
+                == Options([
+                    "size": .number(40), "radius": .number(2.5), "secure": .flag(true),
+                    "features": .list(["tnum", "-liga"]),
+                ])
+        )
         let style = try line.style()
-        #expect(style.text.size == 40 && style.radius == 2.5 && style.secure != nil && style.text.features == ["tnum", "-liga"])
-        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)).style() }
-        #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":null}"#.utf8)) }
+        #expect(
+            style.text.size == 40 && style.radius == 2.5 && style.secure != nil
+                && style.text.features == ["tnum", "-liga"]
+        )
+        #expect(throws: LineError.self) {
+            try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)).style()
+        }
+        #expect(throws: LineError.self) {
+            try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":null}"#.utf8))
+        }
         #expect(throws: LineError.self) { try ManifestLine(bytes: Array(#"["text"]"#.utf8)) }
     }
 }
@@ -206,7 +283,7 @@ struct BatchInterruptionTests {
         var fds: [Int32] = [0, 0]
         #expect(Darwin_or_Glibc_pipe(&fds) == 0)
         let writeEnd = fds[1]
-        signal(SIGPIPE, SIG_IGN) // the producer may write after the run stopped reading
+        signal(SIGPIPE, SIG_IGN)  // the producer may write after the run stopped reading
         // A producer that keeps feeding lines until the run stops reading.
         let producer = Thread {
             for i in 0..<5000 {
@@ -219,18 +296,34 @@ struct BatchInterruptionTests {
         let captured = Captured()
         let output = CommandLineTool.Output(standardOutput: { _ in }, standardError: { captured.appendErr($0) })
         let stop = BatchStop()
-        let runner = BatchRunner(reader: ManifestReader(descriptor: fds[0]), folder: try OutputFolder(path: folder, create: true)!, jobs: 2,
-                                 shard: .all, existing: .refuse, streaming: false,
-                                 progress: BatchProgress(total: nil, output: output), output: output, stop: stop)
-        let stopper = Thread { usleep(300_000); stop.request() } // what the SIGINT handler does for this run
+        let runner = BatchRunner(
+            reader: ManifestReader(descriptor: fds[0]),
+            folder: try OutputFolder(path: folder, create: true)!,
+            jobs: 2,
+            shard: .all,
+            existing: .refuse,
+            streaming: false,
+            progress: BatchProgress(total: nil, output: output),
+            output: output,
+            stop: stop
+        )
+        let stopper = Thread {
+            usleep(300_000)
+            stop.request()
+        }  // what the SIGINT handler does for this run
         stopper.start()
         let status = runner.run()
         close(fds[0])
         #expect(status == 130 && captured.err.contains("interrupted"))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(!names.isEmpty && names.count < 5000)
-        #expect(names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "temporary files left: \(names.filter { $0.hasPrefix(".") })")
-        for name in names.prefix(50) { #expect(throws: Never.self) { try PNGDecoder.decode(contentsOf: folder + "/" + name) } }
+        #expect(
+            names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") },
+            "temporary files left: \(names.filter { $0.hasPrefix(".") })"
+        )
+        for name in names.prefix(50) {
+            #expect(throws: Never.self) { try PNGDecoder.decode(contentsOf: folder + "/" + name) }
+        }
     }
 
     /// Started with SIGINT ignored (`nohup`, a script's background job), batch keeps it ignored,
@@ -246,7 +339,9 @@ struct BatchInterruptionTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        func send(_ i: Int) { input.fileHandleForWriting.write(Data((#"{"text":"\#(i)","output":"i\#(i).png"}"# + "\n").utf8)) }
+        func send(_ i: Int) {
+            input.fileHandleForWriting.write(Data((#"{"text":"\#(i)","output":"i\#(i).png"}"# + "\n").utf8))
+        }
         send(1)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline && !FileManager.default.fileExists(atPath: out + "/i1.png") { usleep(10_000) }
@@ -261,7 +356,9 @@ struct BatchInterruptionTests {
 
     /// The built executable beside the test bundle, when there is one.
     static var executable: String? {
-        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blurlabel").path
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "blurlabel"
+        ).path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
@@ -272,7 +369,7 @@ struct BatchInterruptionTests {
     @Test(.enabled(if: executable != nil)) func ctrlCStopsTheCommandWithWholeFiles() throws {
         let folder = try temporaryFolder()
         let out = folder + "/out"
-        signal(SIGPIPE, SIG_IGN) // the producer writes until the command has exited
+        signal(SIGPIPE, SIG_IGN)  // the producer writes until the command has exited
         let input = Pipe()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable!)
@@ -281,7 +378,8 @@ struct BatchInterruptionTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try? input.fileHandleForReading.close() // only the command holds the read end: its exit ends the producer (EPIPE)
+        // Only the command holds the read end: its exit ends the producer (EPIPE).
+        try? input.fileHandleForReading.close()
         let writeEnd = input.fileHandleForWriting.fileDescriptor
         let written = Atomic<Int>(0)
         let producerDone = DispatchSemaphore(value: 0)
@@ -296,7 +394,9 @@ struct BatchInterruptionTests {
         producer.start()
         let deadline = Date().addingTimeInterval(120)
         func rendered() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter {
+                $0.hasSuffix(".png") && !$0.hasPrefix(".")
+            }
         }
         while Date() < deadline && process.isRunning && rendered().isEmpty { usleep(10_000) }
         let started = !rendered().isEmpty
@@ -308,6 +408,9 @@ struct BatchInterruptionTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: out)
         #expect(process.terminationStatus == 130)
         #expect(!names.isEmpty && names.count <= written.load(ordering: .relaxed))
-        #expect(names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "temporary files left: \(names.filter { $0.hasPrefix(".") })")
+        #expect(
+            names.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") },
+            "temporary files left: \(names.filter { $0.hasPrefix(".") })"
+        )
     }
 }

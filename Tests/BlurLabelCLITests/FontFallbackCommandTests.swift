@@ -1,10 +1,15 @@
 import BlurredLabelCore
 import Foundation
 import Testing
+
 @testable import BlurLabelCLI
 
 /// Runs the built tool as a child with extra environment variables; returns status and stderr.
-private func runTool(_ arguments: [String], environment: [String: String], in folder: String? = nil) throws -> (status: Int32, err: String) {
+private func runTool(
+    _ arguments: [String],
+    environment: [String: String],
+    in folder: String? = nil
+) throws -> (status: Int32, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(BatchInterruptionTests.executable))
     process.arguments = arguments
@@ -21,27 +26,27 @@ private func runTool(_ arguments: [String], environment: [String: String], in fo
 
 /// A BDF bitmap font with one glyph, 价 (fontconfig lists it; blurlabel cannot scale it).
 private let bitmapFont = """
-STARTFONT 2.1
-FONT -misc-brokentest-medium-r-normal--16-160-75-75-c-160-iso10646-1
-SIZE 16 75 75
-FONTBOUNDINGBOX 16 16 0 -2
-STARTPROPERTIES 4
-FAMILY_NAME "BrokenTest"
-CHARSET_REGISTRY "ISO10646"
-CHARSET_ENCODING "1"
-DEFAULT_CHAR 20215
-ENDPROPERTIES
-CHARS 1
-STARTCHAR uni4EF7
-ENCODING 20215
-SWIDTH 1000 0
-DWIDTH 16 0
-BBX 16 16 0 -2
-BITMAP
-\(String(repeating: "FFFF\n", count: 16))ENDCHAR
-ENDFONT
+    STARTFONT 2.1
+    FONT -misc-brokentest-medium-r-normal--16-160-75-75-c-160-iso10646-1
+    SIZE 16 75 75
+    FONTBOUNDINGBOX 16 16 0 -2
+    STARTPROPERTIES 4
+    FAMILY_NAME "BrokenTest"
+    CHARSET_REGISTRY "ISO10646"
+    CHARSET_ENCODING "1"
+    DEFAULT_CHAR 20215
+    ENDPROPERTIES
+    CHARS 1
+    STARTCHAR uni4EF7
+    ENCODING 20215
+    SWIDTH 1000 0
+    DWIDTH 16 0
+    BBX 16 16 0 -2
+    BITMAP
+    \(String(repeating: "FFFF\n", count: 16))ENDCHAR
+    ENDFONT
 
-"""
+    """
 
 @Suite("Font fallback on the command line")
 struct FontFallbackCommandTests {
@@ -50,11 +55,16 @@ struct FontFallbackCommandTests {
         let off = run(["render", "价 56", "--no-system-fonts", "--radius", "0", "-o", folder + "/off.png"])
         #expect(off.status == 0)
         #expect(off.err == "blurlabel render: warning: no font has U+4EF7 '价'; drawn as the font's missing-glyph box\n")
-        try #require(FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
-                     "run scripts/ensure-deps (fonts-droid-fallback)")
+        try #require(
+            FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+            "run scripts/ensure-deps (fonts-droid-fallback)"
+        )
         let on = run(["render", "价 56", "--radius", "0", "-o", folder + "/on.png"])
         #expect(on.status == 0 && on.err.isEmpty)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/on.png")) != Data(contentsOf: URL(fileURLWithPath: folder + "/off.png")))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/on.png"))
+                != Data(contentsOf: URL(fileURLWithPath: folder + "/off.png"))
+        )
     }
 
     @Test func manifestFlagsMustBeBooleans() throws {
@@ -66,23 +76,31 @@ struct FontFallbackCommandTests {
         #expect(throws: LineError.self) {
             try ManifestLine(bytes: Array(#"{"text":"5","output":"a.png","canvas":"100x40","fit":1}"#.utf8)).style()
         }
-        let fitted = try ManifestLine(bytes: Array(#"{"text":"5","output":"a.png","canvas":"100x40","fit":true,"padding":2}"#.utf8)).style()
+        let fitted = try ManifestLine(
+            bytes: Array(#"{"text":"5","output":"a.png","canvas":"100x40","fit":true,"padding":2}"#.utf8)
+        ).style()
         #expect(fitted.text.size > 6 && fitted.padding == 2)
     }
 
-    @Test("fit errors: one line, exit 2", arguments: [
-        (["--canvas", "20x10", "--fit"], "does not fit a 20x10 canvas even at the minimum size of 6.0 px"),
-        (["--fit"], "--fit needs --canvas WxH"),
-        (["--min-size", "8"], "--min-size only applies with --fit"),
-        (["--canvas", "200x60", "--fit", "--size", "10", "--min-size", "12"], "--min-size 12 is above --size 10"),
-        (["--padding", "-1"], "--padding must be from 0 to 4096"),
-    ])
+    @Test(
+        "fit errors: one line, exit 2",
+        arguments: [
+            (["--canvas", "20x10", "--fit"], "does not fit a 20x10 canvas even at the minimum size of 6.0 px"),
+            (["--fit"], "--fit needs --canvas WxH"),
+            (["--min-size", "8"], "--min-size only applies with --fit"),
+            (["--canvas", "200x60", "--fit", "--size", "10", "--min-size", "12"], "--min-size 12 is above --size 10"),
+            (["--padding", "-1"], "--padding must be from 0 to 4096"),
+        ]
+    )
     func fitErrors(extra: [String], message: String) throws {
         let folder = try temporaryFolder()
         let result = run(["render", "56.00 €", "-o", folder + "/x.png"] + extra)
         #expect(result.status == 2)
-        #expect(result.err.hasPrefix("blurlabel render: ") && result.err.contains(message) && result.err.split(separator: "\n").count == 1,
-                "\(result.err)")
+        #expect(
+            result.err.hasPrefix("blurlabel render: ") && result.err.contains(message)
+                && result.err.split(separator: "\n").count == 1,
+            "\(result.err)"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
     }
 
@@ -92,9 +110,14 @@ struct FontFallbackCommandTests {
         let image = try PNGDecoder.decode(contentsOf: folder + "/a.png")
         #expect(image.width == 200 && image.height == 60)
         // --size caps the search: a small cap gives the same picture as that size on the canvas.
-        #expect(run(["render", "56.00 €", "--canvas", "200x60", "--fit", "--size", "12", "-o", folder + "/b.png"]).status == 0)
+        #expect(
+            run(["render", "56.00 €", "--canvas", "200x60", "--fit", "--size", "12", "-o", folder + "/b.png"]).status
+                == 0
+        )
         #expect(run(["render", "56.00 €", "--canvas", "200x60", "--size", "12", "-o", folder + "/c.png"]).status == 0)
-        #expect(try PNGDecoder.decode(contentsOf: folder + "/b.png") == PNGDecoder.decode(contentsOf: folder + "/c.png"))
+        #expect(
+            try PNGDecoder.decode(contentsOf: folder + "/b.png") == PNGDecoder.decode(contentsOf: folder + "/c.png")
+        )
     }
 
     /// fontconfig starts only when a character is missing from the chain (issue #13: start-up
@@ -106,8 +129,13 @@ struct FontFallbackCommandTests {
         let folder = try temporaryFolder()
         let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fonts")
-        try FileManager.default.copyItem(atPath: fonts.appendingPathComponent("DejaVuSans.ttf").path, toPath: folder + "/d.ttf")
-        #expect(try runTool(["render", "hi", "--font", "d.ttf#0", "-o", "a.png"], environment: [:], in: folder).status == 0)
+        try FileManager.default.copyItem(
+            atPath: fonts.appendingPathComponent("DejaVuSans.ttf").path,
+            toPath: folder + "/d.ttf"
+        )
+        #expect(
+            try runTool(["render", "hi", "--font", "d.ttf#0", "-o", "a.png"], environment: [:], in: folder).status == 0
+        )
         let missing = try runTool(["render", "hi", "--font", "d.ttf#3", "-o", "b.png"], environment: [:], in: folder)
         #expect(missing.status == 2 && missing.err.contains("has no face number 3"), "\(missing.err)")
     }
@@ -129,8 +157,11 @@ struct FontFallbackCommandTests {
         let covered = try runTool(["render", "56.00 €", "-o", folder + "/a.png"], environment: environment)
         #expect(covered.status == 0 && covered.err.contains("libharfbuzz.so.0"), "the loader's report is missing")
         #expect(!covered.err.contains("libfontconfig"), "\(covered.err)")
-        let family = try runTool(["render", "56.00 €", "--font", "DejaVu Sans", "-o", folder + "/b.png"], environment: environment)
-        #expect(family.err.contains("file=libfontconfig.so.1"), "\(family.err)")   // found or not: it asked
+        let family = try runTool(
+            ["render", "56.00 €", "--font", "DejaVu Sans", "-o", folder + "/b.png"],
+            environment: environment
+        )
+        #expect(family.err.contains("file=libfontconfig.so.1"), "\(family.err)")  // found or not: it asked
         let fallback = try runTool(["render", "56.00 价", "-o", folder + "/c.png"], environment: environment)
         #expect(fallback.status == 0 && fallback.err.contains("file=libfontconfig.so.1"), "\(fallback.err)")
     }
@@ -142,16 +173,27 @@ struct FontFallbackCommandTests {
     @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func withoutFontconfigTheRestWorks() throws {
         let folder = try temporaryFolder()
         try "not a library".write(toFile: folder + "/libfontconfig.so.1", atomically: false, encoding: .utf8)
-        let path = [folder, ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":")
+        let path = [folder, ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(
+            separator: ":"
+        )
         let environment = ["LD_LIBRARY_PATH": path]
-        let family = try runTool(["render", "x", "--font", "DejaVu Sans", "-o", folder + "/a.png"], environment: environment)
-        #expect(family.status == 2 && family.err.contains("cannot look up font family 'DejaVu Sans': fontconfig is not available ("),
-                "\(family.err)")
+        let family = try runTool(
+            ["render", "x", "--font", "DejaVu Sans", "-o", folder + "/a.png"],
+            environment: environment
+        )
+        #expect(
+            family.status == 2
+                && family.err.contains("cannot look up font family 'DejaVu Sans': fontconfig is not available ("),
+            "\(family.err)"
+        )
         #expect(family.err.contains(folder + "/libfontconfig.so.1"), "\(family.err)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/a.png"))
         let missing = try runTool(["render", "56 价", "-o", folder + "/b.png"], environment: environment)
         #expect(missing.status == 0, "\(missing.err)")
-        #expect(missing.err.contains("warning: no system fonts to fall back on: fontconfig is not available ("), "\(missing.err)")
+        #expect(
+            missing.err.contains("warning: no system fonts to fall back on: fontconfig is not available ("),
+            "\(missing.err)"
+        )
         #expect(missing.err.contains("no font has U+4EF7"), "\(missing.err)")
         let covered = try runTool(["render", "56.00 €", "-o", folder + "/c.png"], environment: environment)
         #expect(covered.status == 0 && covered.err.isEmpty, "\(covered.err)")
@@ -160,7 +202,8 @@ struct FontFallbackCommandTests {
     /// fontconfig lists a font that blurlabel then cannot use: first a bitmap font it cannot scale,
     /// then the same file emptied after fontconfig cached it (listed, but no longer a font). Each
     /// time: one warning naming the file, the box for the character, exit 0, no crash.
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func unusableListedFontIsSkippedWithAWarning() throws {
+    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func unusableListedFontIsSkippedWithAWarning() throws
+    {
         let folder = try temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: true)
         let font = folder + "/fonts/broken.bdf"
@@ -173,7 +216,12 @@ struct FontFallbackCommandTests {
         let environment = ["FONTCONFIG_FILE": folder + "/fonts.conf"]
         let first = try runTool(["render", "价", "--radius", "0", "-o", folder + "/a.png"], environment: environment)
         #expect(first.status == 0)
-        #expect(first.err.contains("warning: skipped system font \(font): \(font) is not a usable font: not a scalable (outline) font"), "\(first.err)")
+        #expect(
+            first.err.contains(
+                "warning: skipped system font \(font): \(font) is not a usable font: not a scalable (outline) font"
+            ),
+            "\(first.err)"
+        )
         #expect(first.err.contains("no font has U+4EF7"))
         #expect(first.err.split(separator: "\n").count == 2)
         // Emptied in place: the folder's time does not change, so fontconfig keeps listing it.
@@ -182,10 +230,16 @@ struct FontFallbackCommandTests {
         try handle.close()
         let second = try runTool(["render", "价", "--radius", "0", "-o", folder + "/b.png"], environment: environment)
         #expect(second.status == 0)
-        #expect(second.err.contains("warning: skipped system font \(font): \(font) is not a usable font"), "\(second.err)")
+        #expect(
+            second.err.contains("warning: skipped system font \(font): \(font) is not a usable font"),
+            "\(second.err)"
+        )
         #expect(second.err.contains("no font has U+4EF7"))
         // Asked for by name, the same font is an error, not a warning.
-        let named = try runTool(["render", "价", "--font", "BrokenTest", "-o", folder + "/c.png"], environment: environment)
+        let named = try runTool(
+            ["render", "价", "--font", "BrokenTest", "-o", folder + "/c.png"],
+            environment: environment
+        )
         #expect(named.status == 2 && named.err.hasPrefix("blurlabel render: --font: "), "\(named.err)")
     }
 }

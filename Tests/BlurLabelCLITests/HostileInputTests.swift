@@ -1,6 +1,7 @@
 import BlurredLabelCore
 import Foundation
 import Testing
+
 @testable import BlurLabelCLI
 
 /// The built `blurlabel` beside the test bundle, when there is one.
@@ -10,7 +11,7 @@ private let builtTool: String? = BatchInterruptionTests.executable
 /// measured by the kernel for that child alone (wait4's rusage).
 private func runChild(_ arguments: [String]) -> (status: Int32, peakKiB: Int) {
     let argv = ([builtTool!] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
@@ -30,7 +31,14 @@ private func mode(_ path: String) -> mode_t {
 
 private func greyPicture(_ path: String) throws {
     var image = try Image(width: 64, height: 32, fill: .white)
-    for y in 8..<24 { for x in 4..<60 where (x / 3) % 2 == 0 { let i = (y * 64 + x) * 4; image.pixels[i] = 0; image.pixels[i + 1] = 0; image.pixels[i + 2] = 0 } }
+    for y in 8..<24 {
+        for x in 4..<60 where (x / 3) % 2 == 0 {
+            let i = (y * 64 + x) * 4
+            image.pixels[i] = 0
+            image.pixels[i + 1] = 0
+            image.pixels[i + 2] = 0
+        }
+    }
     try FileIO.write(try PNGEncoder().encode(image), to: path)
 }
 
@@ -65,7 +73,10 @@ struct RedactLinkTests {
         #expect(link(folder + "/secret.png", folder + "/other-name.png") == 0)
         let result = run(["redact", folder + "/secret.png", "--rect", "0,0,10,10:fill", "--in-place"])
         #expect(result.status == 2)
-        #expect(result.err.contains("2 names (hard links)") && result.err.filter { $0 == "\n" }.count == 1, "\(result.err)")
+        #expect(
+            result.err.contains("2 names (hard links)") && result.err.filter { $0 == "\n" }.count == 1,
+            "\(result.err)"
+        )
         #expect(try FileIO.read(folder + "/secret.png") == before)
         #expect(try FileIO.read(folder + "/other-name.png") == before)
     }
@@ -91,7 +102,7 @@ struct RedactLinkTests {
     @Test func aLongOutputNameWorks() throws {
         let folder = try temporaryFolder()
         try greyPicture(folder + "/in.png")
-        let name = String(repeating: "x", count: 245) + ".png" // 249 bytes
+        let name = String(repeating: "x", count: 245) + ".png"  // 249 bytes
         let result = run(["blur", folder + "/in.png", "-o", folder + "/" + name])
         #expect(result.status == 0, "\(result.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["in.png", name])
@@ -121,7 +132,10 @@ struct HostileExecutableTests {
 
     static func crc(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc ^= UInt32(byte); for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) } }
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
         return ~crc
     }
 
@@ -134,7 +148,10 @@ struct HostileExecutableTests {
         let bomb = runChild(["blur", folder + "/bomb.png", "-o", folder + "/out.png"])
         #expect(bomb.status == 2)
         // Everything but the bomb: the runtime and libraries. 64 MiB over it is far below 2 GB.
-        #expect(bomb.peakKiB < baseline.peakKiB + 64 * 1024, "peak \(bomb.peakKiB) KiB, baseline \(baseline.peakKiB) KiB")
+        #expect(
+            bomb.peakKiB < baseline.peakKiB + 64 * 1024,
+            "peak \(bomb.peakKiB) KiB, baseline \(baseline.peakKiB) KiB"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
     }
 
@@ -143,7 +160,10 @@ struct HostileExecutableTests {
         var pixels = [UInt8](repeating: 255, count: side * side * 4)
         pixels.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
         for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
-        try FileIO.write(try PNGEncoder(compressionLevel: 0).encode(try Image(width: side, height: side, premultipliedRGBA: pixels)), to: path)
+        try FileIO.write(
+            try PNGEncoder(compressionLevel: 0).encode(try Image(width: side, height: side, premultipliedRGBA: pixels)),
+            to: path
+        )
     }
 
     /// Starts `blur` copying a large picture, sends `signal` the moment its temporary file appears
@@ -166,7 +186,10 @@ struct HostileExecutableTests {
             var offset = 0
             while n > 0 && offset + 16 <= n {
                 let length = buffer[(offset + 12)..<(offset + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-                let name = String(decoding: buffer[(offset + 16)..<(offset + 16 + Int(length))].prefix { $0 != 0 }, as: UTF8.self)
+                let name = String(
+                    decoding: buffer[(offset + 16)..<(offset + 16 + Int(length))].prefix { $0 != 0 },
+                    as: UTF8.self
+                )
                 if name.hasPrefix(".bl.") {
                     kill(process.processIdentifier, signal)
                     sent = true
@@ -190,12 +213,23 @@ struct HostileExecutableTests {
         var stopped = 0
         for _ in 0..<3 where stopped == 0 {
             try? FileManager.default.removeItem(atPath: folder + "/out/out.png")
-            guard let (status, left) = try Self.interruptWhileWriting(input: folder + "/in.png", folder: folder + "/out", signal: signal) else {
+            guard
+                let (status, left) = try Self.interruptWhileWriting(
+                    input: folder + "/in.png",
+                    folder: folder + "/out",
+                    signal: signal
+                )
+            else {
                 Issue.record("no temporary file appeared")
                 return
             }
             #expect(left.allSatisfy { !$0.hasPrefix(".") }, "left behind: \(left)")
-            if status == 128 + signal { stopped += 1; #expect(left.isEmpty) } else { #expect(status == 0 && left == ["out.png"]) }
+            if status == 128 + signal {
+                stopped += 1
+                #expect(left.isEmpty)
+            } else {
+                #expect(status == 0 && left == ["out.png"])
+            }
         }
         #expect(stopped > 0, "the write finished before the signal every time")
     }

@@ -3,7 +3,9 @@ import BlurredLabelKit
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BlurLabelCLI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,22 +26,32 @@ func runChild(_ arguments: [String], stopAfter: Double? = nil) throws -> (status
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var pid: pid_t = 0
-    let spawned = argv.withUnsafeBufferPointer { posix_spawn(&pid, executable, &actions, nil, $0.baseAddress!, environ) }
+    let spawned = argv.withUnsafeBufferPointer {
+        posix_spawn(&pid, executable, &actions, nil, $0.baseAddress!, environ)
+    }
     try #require(spawned == 0)
     let started = Date()
-    var peakKB = 0, status: Int32 = 0, stopped = false
+    var peakKB = 0
+    var status: Int32 = 0
+    var stopped = false
     while true {
         if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        {
             peakKB = max(peakKB, kb)
         }
-        if let stopAfter, !stopped, Date().timeIntervalSince(started) >= stopAfter { kill(pid, SIGINT); stopped = true }
+        if let stopAfter, !stopped, Date().timeIntervalSince(started) >= stopAfter {
+            kill(pid, SIGINT)
+            stopped = true
+        }
         // A child that outlives any sane run (e.g. one that ignored the SIGINT) is killed, so a
         // failing test never leaves a `batch /dev/zero` running on the machine.
         if Date().timeIntervalSince(started) >= childDeadline {
             kill(pid, SIGKILL)
-            Issue.record("blurlabel \(arguments.joined(separator: " ")) still ran after \(Int(childDeadline)) s; killed")
+            Issue.record(
+                "blurlabel \(arguments.joined(separator: " ")) still ran after \(Int(childDeadline)) s; killed"
+            )
         }
         let done = waitpid(pid, &status, WNOHANG)
         if done == pid { break }
@@ -55,13 +67,21 @@ struct AnimatePipelineTests {
     @Test func secureAnimationsOfTwoSecretsAreByteIdentical() throws {
         let folder = try temporaryFolder()
         for (name, secret) in [("a", "12.34 €"), ("b", "5.00 €")] {
-            let result = run(["animate", secret, "--secure", "--format", "##.## €", "--seed", "7", "--steps", "5", "--max-radius", "6", "-o", "\(folder)/\(name).png"])
+            let result = run([
+                "animate", secret, "--secure", "--format", "##.## €", "--seed", "7", "--steps", "5", "--max-radius",
+                "6", "-o", "\(folder)/\(name).png",
+            ])
             #expect(result.status == 0, "\(result.err)")
         }
         #expect(try FileIO.read(folder + "/a.png") == FileIO.read(folder + "/b.png"))
         // No sharp frame: the animation starts at the first blur step.
-        #expect(run(["animate", "12.34 €", "--secure", "--format", "##.## €", "--seed", "7", "--steps", "5", "--max-radius", "6",
-                     "--frames", folder + "/f"]).status == 0)
+        #expect(
+            run([
+                "animate", "12.34 €", "--secure", "--format", "##.## €", "--seed", "7", "--steps", "5", "--max-radius",
+                "6",
+                "--frames", folder + "/f",
+            ]).status == 0
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/f").count == 5)
         #expect(run(["animate", "12.34 €", "--steps", "5", "--frames", folder + "/p"]).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/p").count == 6)
@@ -70,20 +90,33 @@ struct AnimatePipelineTests {
 
     @Test func streamedAPNGEqualsTheWholeSetsEncoding() throws {
         let folder = try temporaryFolder()
-        #expect(run(["animate", "56.00 €", "--steps", "4", "--max-radius", "6", "--bounce", "--color", "#c00", "-o", folder + "/a.png"]).status == 0)
-        var frames = try BlurLevels.build(text: "56.00 €", style: LabelStyle(color: try Color(parsing: "#c00")), maxRadius: 6, steps: 4)
+        #expect(
+            run([
+                "animate", "56.00 €", "--steps", "4", "--max-radius", "6", "--bounce", "--color", "#c00", "-o",
+                folder + "/a.png",
+            ]).status == 0
+        )
+        var frames = try BlurLevels.build(
+            text: "56.00 €",
+            style: LabelStyle(color: try Color(parsing: "#c00")),
+            maxRadius: 6,
+            steps: 4
+        )
         frames += frames.dropFirst().dropLast().reversed()
         #expect(try FileIO.read(folder + "/a.png") == APNGWriter().encode(frames, delay: 1.0 / Double(frames.count)))
     }
 
-    @Test("impossible animations are refused before any frame is made", arguments: [
-        (["--duration", "3600", "--steps", "1"], "a frame may last at most"),
-        (["--duration", "4000"], "--duration must be from 0 to 3600"),
-        (["--steps", "1001"], "--steps must be from 1 to 1000"),
-        (["--max-radius", "1001"], "--max-radius must be from 0 to 1000"),
-        (["--steps", "1000", "--max-radius", "1000"], "exceed the limit"),
-        (["--seed", "3"], "only apply with --secure"),
-    ])
+    @Test(
+        "impossible animations are refused before any frame is made",
+        arguments: [
+            (["--duration", "3600", "--steps", "1"], "a frame may last at most"),
+            (["--duration", "4000"], "--duration must be from 0 to 3600"),
+            (["--steps", "1001"], "--steps must be from 1 to 1000"),
+            (["--max-radius", "1001"], "--max-radius must be from 0 to 1000"),
+            (["--steps", "1000", "--max-radius", "1000"], "exceed the limit"),
+            (["--seed", "3"], "only apply with --secure"),
+        ]
+    )
     func refusedUpFront(extra: [String], message: String) throws {
         let folder = try temporaryFolder()
         let result = run(["animate", "56", "-o", folder + "/x.png"] + extra)
@@ -99,7 +132,8 @@ struct AnimatePipelineTests {
         let child = try runChild(["animate", "56", "--steps", "100", "--max-radius", "100", "-o", folder + "/a.png"])
         #expect(child.status == 0)
         #expect(child.peakMB < 100, "peak \(child.peakMB) MB")
-        let file = try FileIO.read(folder + "/a.png"), fcTL = Array("fcTL".utf8)
+        let file = try FileIO.read(folder + "/a.png")
+        let fcTL = Array("fcTL".utf8)
         #expect((0..<(file.count - 4)).filter { file[$0..<($0 + 4)].elementsEqual(fcTL) }.count == 101)
     }
 }
@@ -111,28 +145,41 @@ struct StrictManifestTests {
         let folder = try temporaryFolder()
         let manifest = try writeManifest([#"{"text":"12.34 €","output":"a.png","secure":\#(value)}"#], in: folder)
         let result = run(["batch", manifest, "--out", folder + "/out"])
-        #expect(result.status == 2 && result.err.contains("line 1: \"secure\" must be true or false (a JSON boolean)"), "\(result.err)")
+        #expect(
+            result.status == 2 && result.err.contains("line 1: \"secure\" must be true or false (a JSON boolean)"),
+            "\(result.err)"
+        )
         #expect(files(in: folder + "/out").isEmpty)
     }
 
     @Test func trueAndFalseWork() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest([
-            ###"{"text":"12.34 €","output":"s.png","secure":true,"format":"##.## €","seed":7}"###,
-            #"{"text":"12.34 €","output":"p.png","secure":false}"#,
-        ], in: folder)
+        let manifest = try writeManifest(
+            [
+                ###"{"text":"12.34 €","output":"s.png","secure":true,"format":"##.## €","seed":7}"###,
+                #"{"text":"12.34 €","output":"p.png","secure":false}"#,
+            ],
+            in: folder
+        )
         #expect(run(["batch", manifest, "--out", folder + "/out"]).status == 0)
-        #expect(run(["render", "12.34 €", "--secure", "--format", "##.## €", "--seed", "7", "-o", folder + "/s.png"]).status == 0)
+        #expect(
+            run(["render", "12.34 €", "--secure", "--format", "##.## €", "--seed", "7", "-o", folder + "/s.png"]).status
+                == 0
+        )
         #expect(run(["render", "12.34 €", "-o", folder + "/p.png"]).status == 0)
         #expect(try FileIO.read(folder + "/out/s.png") == FileIO.read(folder + "/s.png"))
         #expect(try FileIO.read(folder + "/out/p.png") == FileIO.read(folder + "/p.png"))
     }
 
     @Test func numbersStayNumbers() throws {
-        let line = try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":40.5,"seed":"18446744073709551615"}"#.utf8))
+        let line = try ManifestLine(
+            bytes: Array(#"{"text":"t","output":"o.png","size":40.5,"seed":"18446744073709551615"}"#.utf8)
+        )
         #expect(line.options["size"] == .number(40.5))
         #expect(try line.options.unsigned("seed") == UInt64.max)
-        #expect(throws: UsageError.self) { try Options(["compression": .number(2.5)]).integer("compression", range: 0...9) }
+        #expect(throws: UsageError.self) {
+            try Options(["compression": .number(2.5)]).integer("compression", range: 0...9)
+        }
         #expect(throws: UsageError.self) { try Options(["size": .text("big")]).number("size", range: 1...10) }
         #expect(try Options(["size": .text("12")]).number("size", range: 1...100) == 12)
     }
@@ -141,21 +188,29 @@ struct StrictManifestTests {
 @Suite("batch: outputs stay inside --out, lines are bounded, runs are separate")
 struct BatchSafetyTests {
     @Test func aSymbolicLinkInsideTheFolderCannotLeadOut() throws {
-        let folder = try temporaryFolder(), elsewhere = try temporaryFolder()
+        let folder = try temporaryFolder()
+        let elsewhere = try temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/out/link", withDestinationPath: elsewhere)
         try FileIO.write(Array("keep".utf8), to: elsewhere + "/x.png")
-        try FileManager.default.createSymbolicLink(atPath: folder + "/out/x.png", withDestinationPath: elsewhere + "/x.png")
-        let manifest = try writeManifest([
-            #"{"text":"1","output":"link/new/a.png"}"#, #"{"text":"2","output":"link/b.png"}"#, #"{"text":"3","output":"x.png"}"#,
-            #"{"text":"4","output":"ok/c.png"}"#,
-        ], in: folder)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/out/x.png",
+            withDestinationPath: elsewhere + "/x.png"
+        )
+        let manifest = try writeManifest(
+            [
+                #"{"text":"1","output":"link/new/a.png"}"#, #"{"text":"2","output":"link/b.png"}"#,
+                #"{"text":"3","output":"x.png"}"#,
+                #"{"text":"4","output":"ok/c.png"}"#,
+            ],
+            in: folder
+        )
         let result = run(["batch", manifest, "--out", folder + "/out", "--force"])
         #expect(result.status == 2)
         #expect(result.err.contains("line 1: 'link' in --out is a symbolic link or not a folder"), "\(result.err)")
         #expect(result.err.contains("line 2: 'link' in --out is a symbolic link"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == ["x.png"])
-        #expect(try FileIO.read(elsewhere + "/x.png") == Array("keep".utf8)) // the link was replaced, not followed
+        #expect(try FileIO.read(elsewhere + "/x.png") == Array("keep".utf8))  // the link was replaced, not followed
         #expect(try PNGDecoder.decode(contentsOf: folder + "/out/x.png").width > 0)
         #expect(try PNGDecoder.decode(contentsOf: folder + "/out/ok/c.png").width > 0)
     }
@@ -164,12 +219,16 @@ struct BatchSafetyTests {
     /// the umask (it was 0644 for both).
     @Test func replacedOutputsKeepTheirMode() throws {
         let folder = try temporaryFolder()
-        let manifest = try writeManifest([#"{"text":"1","output":"a.png"}"#, #"{"text":"2","output":"sub/b.png"}"#], in: folder)
+        let manifest = try writeManifest(
+            [#"{"text":"1","output":"a.png"}"#, #"{"text":"2","output":"sub/b.png"}"#],
+            in: folder
+        )
         #expect(run(["batch", manifest, "--out", folder + "/out"]).status == 0)
         func mode(_ name: String) throws -> Int {
             (try FileManager.default.attributesOfItem(atPath: "\(folder)/out/\(name)")[.posixPermissions] as? Int) ?? -1
         }
-        let mask = umask(0o022); umask(mask)
+        let mask = umask(0o022)
+        umask(mask)
         #expect(try mode("a.png") == 0o666 & ~Int(mask))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder + "/out/a.png")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/out/sub/b.png")
@@ -189,9 +248,16 @@ struct BatchSafetyTests {
         let refused = run(["batch", nul, "--out", folder + "/n"])
         #expect(refused.status == 2 && refused.err.contains("must not contain a NUL"), "\(refused.err)")
         #expect(files(in: folder + "/n").isEmpty)
-        let twice = try writeManifest([#"{"text":"1","output":"b.png"}"#, #"{"text":"2","output":"./b.png"}"#], in: folder, name: "dup.jsonl")
+        let twice = try writeManifest(
+            [#"{"text":"1","output":"b.png"}"#, #"{"text":"2","output":"./b.png"}"#],
+            in: folder,
+            name: "dup.jsonl"
+        )
         let duplicate = run(["batch", twice, "--out", folder + "/d"])
-        #expect(duplicate.status == 2 && duplicate.err.contains("line 2: output 'b.png' is also named by line 1"), "\(duplicate.err)")
+        #expect(
+            duplicate.status == 2 && duplicate.err.contains("line 2: output 'b.png' is also named by line 1"),
+            "\(duplicate.err)"
+        )
         let nested = try writeManifest([#"{"text":"1","output":"./s//t/./c.png"}"#], in: folder, name: "nested.jsonl")
         #expect(run(["batch", nested, "--out", folder + "/s"]).status == 0)
         #expect(files(in: folder + "/s") == ["s/t/c.png"])
@@ -200,7 +266,7 @@ struct BatchSafetyTests {
     @Test func aSecondBatchOnTheSameFolderIsRefused() throws {
         let folder = try temporaryFolder()
         let held = try #require(try OutputFolder(path: folder + "/out", create: true))
-        try held.lock() // as a running batch holds it
+        try held.lock()  // as a running batch holds it
         let manifest = try writeManifest(BatchTests.good, in: folder)
         let result = run(["batch", manifest, "--out", folder + "/out"])
         #expect(result.status == 2 && result.err.contains("another batch is writing into"), "\(result.err)")
@@ -212,10 +278,15 @@ struct BatchSafetyTests {
 
     @Test func aLineOverTheLimitIsReportedAndSkipped() throws {
         let folder = try temporaryFolder()
-        let long = #"{"text":""# + String(repeating: "x", count: Limits.maximumManifestLineBytes) + #"","output":"long.png"}"#
+        let long =
+            #"{"text":""# + String(repeating: "x", count: Limits.maximumManifestLineBytes) + #"","output":"long.png"}"#
         let manifest = try writeManifest([BatchTests.good[0], long, BatchTests.good[1]], in: folder)
         let result = run(["batch", manifest, "--out", folder + "/out"])
-        #expect(result.status == 2 && result.err.contains("line 2: line is longer than \(Limits.maximumManifestLineBytes) bytes"), "\(result.err)")
+        #expect(
+            result.status == 2
+                && result.err.contains("line 2: line is longer than \(Limits.maximumManifestLineBytes) bytes"),
+            "\(result.err)"
+        )
         #expect(files(in: folder + "/out") == ["tag1.png", "tag2.png"])
         let reader = ManifestReader(descriptor: open(manifest, O_RDONLY), limit: 100)
         var seen: [String] = []
@@ -239,7 +310,11 @@ struct BatchSafetyTests {
 
     @Test func twoBatchesInOneProcessStopOnlyThemselves() throws {
         let folder = try temporaryFolder()
-        let finishing = try writeManifest((0..<40).map { #"{"text":"\#($0).00 €","output":"f\#($0).png"}"# }, in: folder, name: "f.jsonl")
+        let finishing = try writeManifest(
+            (0..<40).map { #"{"text":"\#($0).00 €","output":"f\#($0).png"}"# },
+            in: folder,
+            name: "f.jsonl"
+        )
         let captured = Captured()
         let output = CommandLineTool.Output(standardOutput: { _ in }, standardError: { captured.appendErr($0) })
         // Batch A reads an endless pipe and is stopped; batch B runs at the same time and completes.
@@ -258,15 +333,27 @@ struct BatchSafetyTests {
         }
         producer.start()
         let stopA = BatchStop()
-        let runnerA = BatchRunner(reader: ManifestReader(descriptor: fds[0]), folder: try OutputFolder(path: folder + "/a", create: true)!,
-                                  jobs: 2, shard: .all, existing: .refuse, streaming: false,
-                                  progress: BatchProgress(total: nil, output: output), output: output, stop: stopA)
+        let runnerA = BatchRunner(
+            reader: ManifestReader(descriptor: fds[0]),
+            folder: try OutputFolder(path: folder + "/a", create: true)!,
+            jobs: 2,
+            shard: .all,
+            existing: .refuse,
+            streaming: false,
+            progress: BatchProgress(total: nil, output: output),
+            output: output,
+            stop: stopA
+        )
         let statusA = StatusBox()
         let threadA = Thread { statusA.status.store(runnerA.run(), ordering: .relaxed) }
         threadA.start()
         usleep(200_000)
         stopA.request()
-        let statusB = try BatchCommand.run(try BatchCommand.spec.parse([finishing, "--out", folder + "/b", "--jobs", "2"]), output, stop: BatchStop())
+        let statusB = try BatchCommand.run(
+            try BatchCommand.spec.parse([finishing, "--out", folder + "/b", "--jobs", "2"]),
+            output,
+            stop: BatchStop()
+        )
         while statusA.status.load(ordering: .relaxed) == -1 { usleep(10_000) }
         close(fds[0])
         #expect(statusA.status.load(ordering: .relaxed) == 130)
@@ -283,10 +370,16 @@ final class StatusBox: Sendable {
 struct SecureWarningTests {
     @Test func missingGlyphsAreCountedNotNamed() throws {
         let folder = try temporaryFolder()
-        let result = run(["render", "中文 5", "--secure", "--format", "##", "--radius", "3", "--no-system-fonts", "-o", folder + "/s.png"])
+        let result = run([
+            "render", "中文 5", "--secure", "--format", "##", "--radius", "3", "--no-system-fonts", "-o",
+            folder + "/s.png",
+        ])
         #expect(result.status == 0)
         #expect(result.err.contains("2 character(s)"), "\(result.err)")
-        #expect(!result.err.contains("中") && !result.err.contains("文") && !result.err.contains("U+4E2D") && !result.err.contains("U+6587"))
+        #expect(
+            !result.err.contains("中") && !result.err.contains("文") && !result.err.contains("U+4E2D")
+                && !result.err.contains("U+6587")
+        )
         let plain = run(["render", "中文 5", "--radius", "3", "--no-system-fonts", "-o", folder + "/p.png"])
         #expect(plain.err.contains("U+4E2D"))
     }

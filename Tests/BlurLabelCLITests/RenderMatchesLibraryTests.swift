@@ -1,14 +1,18 @@
 import BlurredLabelCore
 import Testing
+
 @testable import BlurLabelCLI
 
 /// `blurlabel render` and the library's `BlurredLabel` are one pipeline: the same label gives
 /// the same pixels either way.
 @Suite("render equals the library")
 struct RenderMatchesLibraryTests {
-    @Test("the same pixels as BlurredLabel", arguments: [
-        ("56.00 €", 2.5), ("SALE 19.99 €", 0.0), ("‏56.00 ₪ מחיר", 8.0),
-    ])
+    @Test(
+        "the same pixels as BlurredLabel",
+        arguments: [
+            ("56.00 €", 2.5), ("SALE 19.99 €", 0.0), ("‏56.00 ₪ מחיר", 8.0),
+        ]
+    )
     func samePixels(text: String, radius: Double) throws {
         let folder = try temporaryFolder()
         let result = run(["render", text, "--radius", "\(radius)", "--no-system-fonts", "-o", folder + "/cli.png"])

@@ -1,6 +1,7 @@
-import Testing
-@testable import BlurredLabelCore
 import BlurredLabelKit
+import Testing
+
+@testable import BlurredLabelCore
 
 /// Ordinary bad values given to the public API: each is a thrown error, never a trap, a read
 /// past a buffer or a stale picture (found by a probe of the library, one case each).
@@ -11,10 +12,12 @@ struct APIMisuseTests {
         var style = LabelStyle()
         style.radius = radius
         // (NaN is not equal to itself, so the case is matched by its words.)
-        #expect { try LabelPipeline(style: style).picture(of: "5") } throws: { "\($0)".hasPrefix("radius must be a finite number") }
+        #expect { try LabelPipeline(style: style).picture(of: "5") } throws: {
+            "\($0)".hasPrefix("radius must be a finite number")
+        }
         let label = BlurredLabel(text: "5", style: style)
         #expect(throws: LabelError.self) { try label.image }
-        _ = LabelPipeline.padding(radius: radius)   // a number, not a trap
+        _ = LabelPipeline.padding(radius: radius)  // a number, not a trap
         #expect(label.padding >= 0)
     }
 
@@ -46,9 +49,13 @@ struct APIMisuseTests {
 
     @Test func comparisonSettingsOutsideTheirRangeAreErrors() throws {
         let image = try Image(width: 4, height: 4, fill: .white)
-        for comparison in [ImageComparison(maxDiffRatio: .nan), ImageComparison(maxDiffRatio: .infinity),
-                           ImageComparison(threshold: .nan), ImageComparison(threshold: -0.5), ImageComparison(maxDiffPixels: -1)] {
-            #expect(throws: ImageComparison.InvalidSettings.self) { try comparison.compare(expected: image, actual: image) }
+        for comparison in [
+            ImageComparison(maxDiffRatio: .nan), ImageComparison(maxDiffRatio: .infinity),
+            ImageComparison(threshold: .nan), ImageComparison(threshold: -0.5), ImageComparison(maxDiffPixels: -1),
+        ] {
+            #expect(throws: ImageComparison.InvalidSettings.self) {
+                try comparison.compare(expected: image, actual: image)
+            }
         }
     }
 
@@ -59,7 +66,9 @@ struct APIMisuseTests {
         #expect(throws: ImageError.self) { try ImageComparison().compare(expected: image, actual: image) }
         let good = try Image(width: 300, height: 300)
         let result = try ImageComparison().compare(expected: good, actual: good)
-        #expect(throws: ImageComparison.SizeMismatch.self) { try ImageComparison().diffImage(expected: try Image(width: 1, height: 1), result: result) }
+        #expect(throws: ImageComparison.SizeMismatch.self) {
+            try ImageComparison().diffImage(expected: try Image(width: 1, height: 1), result: result)
+        }
     }
 
     /// Third round: every public call that reads a buffer through a pointer checks its length
@@ -67,30 +76,45 @@ struct APIMisuseTests {
     @Test func buffersAndSizesAreCheckedBeforeUse() throws {
         var mask = try CoverageMask(width: 400, height: 400)
         mask.values = [255]
-        #expect(throws: ImageError.pixelCountMismatch(expected: 160_000, actual: 1)) { try LabelPipeline().composite(mask) }
+        #expect(throws: ImageError.pixelCountMismatch(expected: 160_000, actual: 1)) {
+            try LabelPipeline().composite(mask)
+        }
         #expect(throws: ImageError.self) { try LabelPipeline().composite(mask, width: 500, height: 500) }
         #expect(throws: ImageError.self) { try mask.padded(by: 2) }
         #expect(throws: ImageError.self) { try mask.centered(inWidth: 500, height: 500) }
-        #expect(throws: ImageError.self) { try LabelPipeline().composite(try CoverageMask(width: 2, height: 2), width: Int.min, height: 1) }
+        #expect(throws: ImageError.self) {
+            try LabelPipeline().composite(try CoverageMask(width: 2, height: 2), width: Int.min, height: 1)
+        }
         var short = try Image(width: 300, height: 300)
         short.pixels = [1, 2, 3]
         let other = try Image(width: 200, height: 200)
         #expect(throws: ImageError.self) { try ImageComparison().compareDifferentSizes(expected: short, actual: other) }
-        #expect(throws: ImageError.self) { try ImageComparison().compareDifferentSizes(expected: short, actual: other, drawing: false) }
-        #expect(throws: ImageError.self) { try ImageComparison().sideBySide(expected: short, diff: other, actual: other) }
+        #expect(throws: ImageError.self) {
+            try ImageComparison().compareDifferentSizes(expected: short, actual: other, drawing: false)
+        }
+        #expect(throws: ImageError.self) {
+            try ImageComparison().sideBySide(expected: short, diff: other, actual: other)
+        }
         let emoji = try LabelPipeline().renderText("😀")
-        #expect(throws: LabelError.badPadding(Int.max)) { try LabelPipeline().colorPicture(emoji, padding: Int.max, radius: 1) }
-        #expect(throws: FontError.badFaceIndex(name: "x", index: 1 << 40)) { try Font(bytes: FontLibrary.embeddedBytes(.dejaVuSans), index: 1 << 40, name: "x") }
+        #expect(throws: LabelError.badPadding(Int.max)) {
+            try LabelPipeline().colorPicture(emoji, padding: Int.max, radius: 1)
+        }
+        #expect(throws: FontError.badFaceIndex(name: "x", index: 1 << 40)) {
+            try Font(bytes: FontLibrary.embeddedBytes(.dejaVuSans), index: 1 << 40, name: "x")
+        }
     }
 
     @Test func encoderSettingsAndPlansAreChecked() throws {
         let red = try Image(width: 3, height: 2, fill: Color(red: 255, green: 0, blue: 0))
         var encoder = PNGEncoder()
-        encoder.compressionLevel = Int.max   // set after init: taken as 9
+        encoder.compressionLevel = Int.max  // set after init: taken as 9
         #expect(try PNGDecoder.decode(try encoder.encode(red), source: "x") == red)
         encoder.compressionLevel = -100
         #expect(try PNGDecoder.decode(try encoder.encode(red), source: "x") == red)
-        for plan in [PNGColorPlan.grey(bitDepth: 8), .grey(bitDepth: 0), .palette(entries: [], bitDepth: 8), .palette(entries: [1], bitDepth: 8)] {
+        for plan in [
+            PNGColorPlan.grey(bitDepth: 8), .grey(bitDepth: 0), .palette(entries: [], bitDepth: 8),
+            .palette(entries: [1], bitDepth: 8),
+        ] {
             #expect(throws: PNGError.self, "\(plan)") { try PNGEncoder().encode(red, plan: plan) }
         }
         #expect(try PNGDecoder.decode(try PNGEncoder().encode(red, plan: .rgb), source: "x") == red)
@@ -113,7 +137,9 @@ struct APIMisuseTests {
 
     /// Every level is kept: 1001 levels of 6119x6026 would be 147 GB.
     @Test func blurLevelsRefuseMorePixelsThanTheyMayKeep() throws {
-        #expect(throws: LabelError.self) { try BlurLevels.build(text: "56.00 €", style: LabelStyle(), maxRadius: 1000, steps: 1000) }
+        #expect(throws: LabelError.self) {
+            try BlurLevels.build(text: "56.00 €", style: LabelStyle(), maxRadius: 1000, steps: 1000)
+        }
         let plan = try BlurLevelPlan(text: "5", style: LabelStyle(), maxRadius: 4, steps: 4)
         #expect(throws: LabelError.badLevel(5, steps: 4)) { try plan.level(5) }
         #expect(throws: LabelError.badLevel(-1, steps: 4)) { try plan.level(-1) }

@@ -1,14 +1,16 @@
-import Foundation
-import Testing
 import CBlurKernels
 import CBlurKernelsAVX512Emulated
+import Foundation
+import Testing
+
 @testable import BlurredLabelCore
 
 /// Every CPU variant of the blur kernels must give the baseline's bytes. A variant this CPU lacks
 /// cannot run here: its test is skipped, with the reason shown in the test output.
 @Suite("Blur kernel variants")
 struct BlurKernelVariantTests {
-    static let sigmas: [Double] = [0.25, 0.5, 0.7, 1, 1.2, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60] // FIR radius 1, 2, 3, 4, 5, …
+    /// FIR radius 1, 2, 3, 4, 5, …
+    static let sigmas: [Double] = [0.25, 0.5, 0.7, 1, 1.2, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60]
 
     /// RGBA (premultiplied, random) and mask pictures at odd sizes, wide enough for several FIR
     /// blocks and recursive strips (the widest variant's blocks are 256 samples), blurred by
@@ -25,21 +27,32 @@ struct BlurKernelVariantTests {
                 return [random.next() % a, random.next() % a, random.next() % a, a]
             }
             let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
-            let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 5))
+            let mask = try CoverageMask(
+                width: width,
+                height: height,
+                values: hardEdgedMask(width: width, height: height, seed: 5)
+            )
             for sigma in sigmas {
                 for edges in [BlurEdges.clamp, .transparent] {
                     let blur = try GaussianBlur(sigma: sigma, edges: edges)
                     let reference = blur.using(.baseline)
-                    #expect(run(blur).apply(to: image, threads: 1) == reference.apply(to: image, threads: 1),
-                            "\(name) RGBA \(width)×\(height) σ \(sigma) \(edges)")
-                    #expect(run(blur).apply(to: mask, threads: 3) == reference.apply(to: mask, threads: 1),
-                            "\(name) mask \(width)×\(height) σ \(sigma) \(edges)")
+                    #expect(
+                        run(blur).apply(to: image, threads: 1) == reference.apply(to: image, threads: 1),
+                        "\(name) RGBA \(width)×\(height) σ \(sigma) \(edges)"
+                    )
+                    #expect(
+                        run(blur).apply(to: mask, threads: 3) == reference.apply(to: mask, threads: 1),
+                        "\(name) mask \(width)×\(height) σ \(sigma) \(edges)"
+                    )
                 }
             }
         }
     }
 
-    @Test("x86-64-v2 gives the baseline's bytes", .enabled(if: BlurKernelVariant.v2.isSupported, "this CPU lacks SSE4.2"))
+    @Test(
+        "x86-64-v2 gives the baseline's bytes",
+        .enabled(if: BlurKernelVariant.v2.isSupported, "this CPU lacks SSE4.2")
+    )
     func v2() throws { try Self.expectSameBytes(as: .v2) }
 
     @Test("AVX gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx.isSupported, "this CPU lacks AVX"))
@@ -48,26 +61,36 @@ struct BlurKernelVariantTests {
     @Test("AVX2 gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx2.isSupported, "this CPU lacks AVX2"))
     func avx2() throws { try Self.expectSameBytes(as: .avx2) }
 
-    @Test("AVX-512 gives the baseline's bytes", .enabled(if: BlurKernelVariant.avx512.isSupported, "this CPU lacks AVX-512 (F, BW, DQ, VL, CD)"))
+    @Test(
+        "AVX-512 gives the baseline's bytes",
+        .enabled(if: BlurKernelVariant.avx512.isSupported, "this CPU lacks AVX-512 (F, BW, DQ, VL, CD)")
+    )
     func avx512() throws { try Self.expectSameBytes(as: .avx512) }
 
     /// The AVX-512 variant's source (64-byte vectors: its blocks, tails and packing order) built
     /// for this CPU with its AVX-512 instructions emulated by SIMDe, so it is checked on machines
     /// without AVX-512 too (`Tests/CBlurKernelsAVX512Emulated`). What only an AVX-512 CPU checks
     /// is the compiler's AVX-512 code for the same source: the test above.
-    @Test("the AVX-512 source, its instructions emulated, gives the baseline's bytes",
-          .enabled(if: bl_kernels_avx512_emulated_table() != nil, "not x86-64, or SIMDe (libsimde-dev) missing"))
+    @Test(
+        "the AVX-512 source, its instructions emulated, gives the baseline's bytes",
+        .enabled(if: bl_kernels_avx512_emulated_table() != nil, "not x86-64, or SIMDe (libsimde-dev) missing")
+    )
     func avx512Emulated() throws {
         let table = try #require(bl_kernels_avx512_emulated_table()).assumingMemoryBound(to: bl_kernels.self).pointee
         try Self.expectSameBytes(named: "avx512 (emulated)") { $0.using(kernels: table) }
         // and its column tiles, as the test below does for the variant that runs here
         for sigma in [1.0, 2.5, 8.99] {
             let kernel = FIRKernel(sigma: sigma)
-            let width = kernel.tileSamples / 4 * 2 + 37, height = 23
+            let width = kernel.tileSamples / 4 * 2 + 37
+            let height = 23
             let values = hardEdgedMask(width: width, height: height, seed: 17)
             let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
             let blur = try GaussianBlur(sigma: sigma, edges: .transparent)
-            #expect(blur.using(kernels: table).apply(to: image, threads: 2) == blur.using(.baseline).apply(to: image, threads: 1), "σ \(sigma)")
+            #expect(
+                blur.using(kernels: table).apply(to: image, threads: 2)
+                    == blur.using(.baseline).apply(to: image, threads: 1),
+                "σ \(sigma)"
+            )
         }
     }
 
@@ -77,15 +100,19 @@ struct BlurKernelVariantTests {
     @Test("column tiles of the small-σ FIR change no byte", arguments: [1.0, 2.5, 8.99])
     func columnTiles(sigma: Double) throws {
         let kernel = FIRKernel(sigma: sigma)
-        let width = kernel.tileSamples / 4 * 2 + 37, height = 23
-        #expect(width * 4 > 2 * kernel.tileSamples && width < kernel.tileSamples) // RGBA: 3 tiles; mask: 1
+        let width = kernel.tileSamples / 4 * 2 + 37
+        let height = 23
+        #expect(width * 4 > 2 * kernel.tileSamples && width < kernel.tileSamples)  // RGBA: 3 tiles; mask: 1
         let values = hardEdgedMask(width: width, height: height, seed: 17)
         let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
         let mask = try CoverageMask(width: width, height: height, values: values)
         for edges in [BlurEdges.clamp, .transparent] {
             let blur = try GaussianBlur(sigma: sigma, edges: edges)
-            #expect(blur.apply(to: image, threads: 2).pixels == blur.apply(to: mask, threads: 1).values.flatMap { [$0, $0, $0, $0] },
-                    "σ \(sigma) \(edges)")
+            #expect(
+                blur.apply(to: image, threads: 2).pixels
+                    == blur.apply(to: mask, threads: 1).values.flatMap { [$0, $0, $0, $0] },
+                "σ \(sigma) \(edges)"
+            )
         }
     }
 
@@ -99,8 +126,10 @@ struct BlurKernelVariantTests {
 
     /// The variants are chosen from glibc's CPU survey (no CPUID of our own); the kernel's list
     /// of the CPU's flags is an independent answer, and the two must agree on every variant.
-    @Test("the supported variants match the CPU flags Linux reports",
-          .enabled(if: FileManager.default.fileExists(atPath: "/proc/cpuinfo"), "no /proc/cpuinfo"))
+    @Test(
+        "the supported variants match the CPU flags Linux reports",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/cpuinfo"), "no /proc/cpuinfo")
+    )
     func matchesCPUInfo() throws {
         let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
         let flagsLine = try #require(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") })

@@ -1,14 +1,17 @@
+import BlurredLabelKit
 import Foundation
 import GoldenImage
 import Testing
+
 @testable import BlurredLabelCore
-import BlurredLabelKit
 
 /// Splits an APNG back into ordinary PNG files, one per frame, for checking what was written.
 func apngFrames(_ file: [UInt8]) throws -> (frames: [[UInt8]], delays: [Double], declared: Int) {
     let chunks = try APNGWriter.chunks(of: file)
     let header = chunks.filter { ["IHDR", "PLTE", "tRNS"].contains($0.type) }
-    var frames: [[UInt8]] = [], delays: [Double] = [], current: [[UInt8]] = []
+    var frames: [[UInt8]] = []
+    var delays: [Double] = []
+    var current: [[UInt8]] = []
     var declared = 0
     func flush() {
         guard !current.isEmpty else { return }
@@ -24,7 +27,8 @@ func apngFrames(_ file: [UInt8]) throws -> (frames: [[UInt8]], delays: [Double],
         case "acTL": declared = Int(chunk.data[3]) | Int(chunk.data[2]) << 8
         case "fcTL":
             flush()
-            let num = Double(Int(chunk.data[20]) << 8 | Int(chunk.data[21])), den = Double(Int(chunk.data[22]) << 8 | Int(chunk.data[23]))
+            let num = Double(Int(chunk.data[20]) << 8 | Int(chunk.data[21]))
+            let den = Double(Int(chunk.data[22]) << 8 | Int(chunk.data[23]))
             delays.append(num / den)
         case "IDAT": current.append(chunk.data)
         case "fdAT": current.append(Array(chunk.data.dropFirst(4)))
@@ -78,7 +82,7 @@ struct BlurLevelsTests {
         let (pngs, delays, declared) = try apngFrames(file)
         #expect(declared == 4 && pngs.count == 4 && delays == [0.25, 0.25, 0.25, 0.25])
         for (png, frame) in zip(pngs, frames) { #expect(try PNGDecoder.decode(png) == frame) }
-        #expect(try PNGDecoder.decode(file) == frames[0]) // a plain PNG reader shows the first frame
+        #expect(try PNGDecoder.decode(file) == frames[0])  // a plain PNG reader shows the first frame
     }
 
     @Test func apngRefusesMixedSizes() throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("BlurredLabel cache and geometry")
@@ -20,7 +21,7 @@ struct BlurredLabelTests {
         label.unblur()
         let sharp = try label.image
         #expect(!label.isBlurred && sharp != blurred)
-        #expect(sharp.width == blurred.width && sharp.height == blurred.height) // toggling never jumps
+        #expect(sharp.width == blurred.width && sharp.height == blurred.height)  // toggling never jumps
         try label.blur()
         #expect(try label.image == blurred)
         label.unblur()
@@ -36,10 +37,17 @@ struct BlurredLabelTests {
         let after = try label.image
         #expect(after != before && label.isBlurred)
         #expect(label.work.textRenders == 2 && label.work.blurs == 2)
-        label.text = "57.00 €" // same text: nothing to do
+        label.text = "57.00 €"  // same text: nothing to do
         _ = try label.image
         #expect(label.work.textRenders == 2 && label.work.blurs == 2)
-        #expect(after == (try { let l = BlurredLabel(text: "57.00 €"); try l.blur(); return try l.image }()))
+        #expect(
+            after
+                == (try {
+                    let l = BlurredLabel(text: "57.00 €")
+                    try l.blur()
+                    return try l.image
+                }())
+        )
     }
 
     @Test func colourChangesOnlyRecomposite() throws {
@@ -89,10 +97,18 @@ struct BlurredLabelTests {
         style.canvas = try CanvasSize(width: 301, height: 121)
         let label = BlurredLabel(text: "56", style: style)
         let image = try label.image
-        var minX = Int.max, maxX = 0, minY = Int.max, maxY = 0
-        for y in 0..<image.height { for x in 0..<image.width where image[x, y].r < 255 {
-            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-        } }
+        var minX = Int.max
+        var maxX = 0
+        var minY = Int.max
+        var maxY = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width where image[x, y].r < 255 {
+                minX = min(minX, x)
+                maxX = max(maxX, x)
+                minY = min(minY, y)
+                maxY = max(maxY, y)
+            }
+        }
         #expect(abs(minX - (image.width - 1 - maxX)) <= 1 && abs(minY - (image.height - 1 - maxY)) <= 1)
         #expect(try !label.isClipped)
     }
@@ -140,8 +156,10 @@ struct SecureLabelTests {
         return try PNGEncoder().encode(try label.image)
     }
 
-    @Test("non-interference: one seed, any secret of the format, the same bytes",
-          arguments: ["56.00 €", "0.00 €", "99.99 €", "7.15 €", "10.01 €"])
+    @Test(
+        "non-interference: one seed, any secret of the format, the same bytes",
+        arguments: ["56.00 €", "0.00 €", "99.99 €", "7.15 €", "10.01 €"]
+    )
     func nonInterference(secret: String) throws {
         #expect(try securePicture(secret) == securePicture("12.34 €"))
     }
@@ -160,7 +178,7 @@ struct SecureLabelTests {
         let sharp = try label.image
         #expect(sharp.width == blurred.width && sharp.height == blurred.height)
         let plain = BlurredLabel(text: "56.00 €", style: LabelStyle(text: TextStyle(features: ["tnum"])))
-        #expect(try plain.image.width <= sharp.width) // the real text, centered on the decoy's canvas
+        #expect(try plain.image.width <= sharp.width)  // the real text, centered on the decoy's canvas
     }
 
     @Test func formats() throws {

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import BlurredLabelCore
 
 /// Empty pictures made on several threads at once. `[UInt8](unsafeUninitializedCapacity: 0)`

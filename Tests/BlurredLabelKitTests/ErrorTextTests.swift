@@ -1,11 +1,18 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("Errors in words")
 struct ErrorTextTests {
     static var dejaVu: [UInt8] {
-        get throws { try FileIO.read(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fonts/DejaVuSans.ttf").path) }
+        get throws {
+            try FileIO.read(
+                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                    "../../Fonts/DejaVuSans.ttf"
+                ).path
+            )
+        }
     }
 
     @Test("a cut-short or damaged font file is described, not numbered", arguments: [12, 200, 5000])
@@ -29,9 +36,14 @@ struct ErrorTextTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("folders-\(UUID().uuidString)").path
         try Folders.create(base + "/a/b")
         #expect(Folders.isFolder(base + "/a/b"))
-        try Folders.create(base + "/a/b")                              // exists: nothing to do
+        try Folders.create(base + "/a/b")  // exists: nothing to do
         try FileIO.write(Array("x".utf8), to: base + "/file")
-        #expect(throws: FileError.cannotWrite(path: base + "/file", reason: "a file of that name is in the way of the folder")) {
+        #expect(
+            throws: FileError.cannotWrite(
+                path: base + "/file",
+                reason: "a file of that name is in the way of the folder"
+            )
+        ) {
             try Folders.create(base + "/file/sub")
         }
         #expect(Folders.names(in: base) == ["a", "file"])

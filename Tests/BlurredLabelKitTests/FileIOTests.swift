@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("Atomic writes")
@@ -21,8 +22,8 @@ struct FileIOTests {
         #expect(throws: FileError.self) {
             try FileIO.writeAtomically(Array(repeating: 7, count: 100_000), to: path) { fd, pointer, count in
                 calls += 1
-                if calls == 1 { return write(fd, pointer, min(count, 1000)) } // part of it...
-                errno = ENOSPC                                                 // ...then the disk is full
+                if calls == 1 { return write(fd, pointer, min(count, 1000)) }  // part of it...
+                errno = ENOSPC  // ...then the disk is full
                 return -1
             }
         }

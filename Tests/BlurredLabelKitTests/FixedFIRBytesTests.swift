@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlurredLabelKit
 
 /// The small-σ FIR's bytes, pinned. The clone tests compare every CPU variant with the baseline,
@@ -21,33 +22,40 @@ struct FixedFIRBytesTests {
     /// an odd height, cut into chunks of odd and even row counts for 2 and 3 threads (the hash
     /// must not depend on the thread count either).
     static let expected: [String: UInt64] = [
-        "0.25 clamp rgba": 0xfd7bf48a51c38e4a, "0.25 clamp mask": 0xb41e6f8d6a84f8b0,
-        "0.25 transparent rgba": 0xfd7bf48a51c38e4a, "0.25 transparent mask": 0xb41e6f8d6a84f8b0,
-        "0.5 clamp rgba": 0x18c1393b37773477, "0.5 clamp mask": 0xbbe7402c3a937b8e,
-        "0.5 transparent rgba": 0x9ebc5929745f3ad3, "0.5 transparent mask": 0x468e187cafd35c0d,
-        "0.7 clamp rgba": 0x587ef8c76bc9c850, "0.7 clamp mask": 0x62e331db609813d1,
-        "0.7 transparent rgba": 0xefc5905182c1e23a, "0.7 transparent mask": 0xb9a41bc8b240b772,
-        "1.0 clamp rgba": 0x62160d56377fb176, "1.0 clamp mask": 0x489e222072ad197e,
-        "1.0 transparent rgba": 0x412fc697e0168468, "1.0 transparent mask": 0xe21b4e7cba1a410f,
-        "1.2 clamp rgba": 0x13d3b93ef1b9928, "1.2 clamp mask": 0xbb4e87002a07ae1c,
-        "1.2 transparent rgba": 0x94f03b0730974d98, "1.2 transparent mask": 0xab5175915462cfca,
-        "2.5 clamp rgba": 0x2eae5d4ffc169711, "2.5 clamp mask": 0x5e3fde379d00ee92,
-        "2.5 transparent rgba": 0xfb2c43572d8c5e20, "2.5 transparent mask": 0x8c6e214531ef3c38,
-        "8.99 clamp rgba": 0x1e468cb9c77e5237, "8.99 clamp mask": 0x3379dae06f474874,
-        "8.99 transparent rgba": 0x120e35bdddc0dc4b, "8.99 transparent mask": 0x13144b98aca08bf0,
+        "0.25 clamp rgba": 0xfd7b_f48a_51c3_8e4a, "0.25 clamp mask": 0xb41e_6f8d_6a84_f8b0,
+        "0.25 transparent rgba": 0xfd7b_f48a_51c3_8e4a, "0.25 transparent mask": 0xb41e_6f8d_6a84_f8b0,
+        "0.5 clamp rgba": 0x18c1_393b_3777_3477, "0.5 clamp mask": 0xbbe7_402c_3a93_7b8e,
+        "0.5 transparent rgba": 0x9ebc_5929_745f_3ad3, "0.5 transparent mask": 0x468e_187c_afd3_5c0d,
+        "0.7 clamp rgba": 0x587e_f8c7_6bc9_c850, "0.7 clamp mask": 0x62e3_31db_6098_13d1,
+        "0.7 transparent rgba": 0xefc5_9051_82c1_e23a, "0.7 transparent mask": 0xb9a4_1bc8_b240_b772,
+        "1.0 clamp rgba": 0x6216_0d56_377f_b176, "1.0 clamp mask": 0x489e_2220_72ad_197e,
+        "1.0 transparent rgba": 0x412f_c697_e016_8468, "1.0 transparent mask": 0xe21b_4e7c_ba1a_410f,
+        "1.2 clamp rgba": 0x13d_3b93_ef1b_9928, "1.2 clamp mask": 0xbb4e_8700_2a07_ae1c,
+        "1.2 transparent rgba": 0x94f0_3b07_3097_4d98, "1.2 transparent mask": 0xab51_7591_5462_cfca,
+        "2.5 clamp rgba": 0x2eae_5d4f_fc16_9711, "2.5 clamp mask": 0x5e3f_de37_9d00_ee92,
+        "2.5 transparent rgba": 0xfb2c_4357_2d8c_5e20, "2.5 transparent mask": 0x8c6e_2145_31ef_3c38,
+        "8.99 clamp rgba": 0x1e46_8cb9_c77e_5237, "8.99 clamp mask": 0x3379_dae0_6f47_4874,
+        "8.99 transparent rgba": 0x120e_35bd_ddc0_dc4b, "8.99 transparent mask": 0x1314_4b98_aca0_8bf0,
     ]
 
-    @Test("the bytes of every small-σ shape are those of the kernels before their restructuring",
-          arguments: [0.25, 0.5, 0.7, 1, 1.2, 2.5, 8.99])
+    @Test(
+        "the bytes of every small-σ shape are those of the kernels before their restructuring",
+        arguments: [0.25, 0.5, 0.7, 1, 1.2, 2.5, 8.99]
+    )
     func pinned(sigma: Double) throws {
         var random = TestRandom(state: 41)
-        let width = 203, height = 651 // the mask is split between threads from 2 × 65,536 samples on
+        let width = 203
+        let height = 651  // the mask is split between threads from 2 × 65,536 samples on
         let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
             let a = random.next() | 1
             return [random.next() % a, random.next() % a, random.next() % a, a]
         }
         let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
-        let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 9))
+        let mask = try CoverageMask(
+            width: width,
+            height: height,
+            values: hardEdgedMask(width: width, height: height, seed: 9)
+        )
         for edges in [BlurEdges.clamp, .transparent] {
             let blur = try GaussianBlur(sigma: sigma, edges: edges)
             for threads in [1, 2, 3] {

@@ -1,11 +1,18 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("FreeType faces: the metrics face is reused once")
 struct FontFaceReuseTests {
     static var dejaVu: [UInt8] {
-        get throws { try FileIO.read(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fonts/DejaVuSans.ttf").path) }
+        get throws {
+            try FileIO.read(
+                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                    "../../Fonts/DejaVuSans.ttf"
+                ).path
+            )
+        }
     }
 
     @Test("an embedded font hands its metrics face to the first thread that draws, once")
@@ -27,7 +34,9 @@ struct FontFaceReuseTests {
     func sameGlyphsOnEveryThread() throws {
         let font = try Font(bytes: try Self.dejaVu, index: 0, name: "DejaVuSans.ttf", embedded: .dejaVuSans)
         let style = LabelStyle(text: TextStyle(font: font))
-        let pictures = parallelMap(4, threads: 4) { _ in (try? LabelPipeline(style: style).picture(of: "56.00 €").image.pixels) ?? [] }
+        let pictures = parallelMap(4, threads: 4) { _ in
+            (try? LabelPipeline(style: style).picture(of: "56.00 €").image.pixels) ?? []
+        }
         #expect(!pictures[0].isEmpty && pictures.allSatisfy { $0 == pictures[0] })
     }
 }

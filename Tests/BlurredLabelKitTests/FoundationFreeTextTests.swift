@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 /// The package's own replacements for full Foundation's string helpers (so the shipped binary
@@ -10,8 +11,14 @@ struct FoundationFreeTextTests {
         #expect(cFormat("%.4f", 0.123456) == String(format: "%.4f", 0.123456))
         #expect(cFormat("threshold %g)", 0.1) == String(format: "threshold %g)", 0.1))
         #expect(cFormat("%g", 1e-7) == String(format: "%g", 1e-7))
-        #expect(cFormat("%ld of %ld pixels differ (%.4f%%), ", 3, 12, 25.0) == String(format: "%d of %d pixels differ (%.4f%%), ", 3, 12, 25.0))
-        #expect(cFormat("%016llx.json", UInt64(0xcbf2_9ce4_8422_2325)) == String(format: "%016llx.json", UInt64(0xcbf2_9ce4_8422_2325)))
+        #expect(
+            cFormat("%ld of %ld pixels differ (%.4f%%), ", 3, 12, 25.0)
+                == String(format: "%d of %d pixels differ (%.4f%%), ", 3, 12, 25.0)
+        )
+        #expect(
+            cFormat("%016llx.json", UInt64(0xcbf2_9ce4_8422_2325))
+                == String(format: "%016llx.json", UInt64(0xcbf2_9ce4_8422_2325))
+        )
         #expect(cFormat("%04X", UInt32(0x20AC)) == "20AC")
         #expect(cFormat("\\u%04x", UInt32(7)) == "\\u0007")
         #expect(cFormat("%.0f labels/s", 1234.5) == String(format: "%.0f labels/s", 1234.5))
@@ -33,7 +40,9 @@ struct FoundationFreeTextTests {
         #expect(text[...].trimmingWhitespace() == text.trimmingCharacters(in: .whitespaces))
     }
 
-    @Test(arguments: ["a.png", "it's <here>.png", "d/é f.png", "x:y;z?#%.png", "~!$&'()*+,-./=@_", "日本.png", "a\u{0}b", "[]{}|\\^`\""])
+    @Test(arguments: [
+        "a.png", "it's <here>.png", "d/é f.png", "x:y;z?#%.png", "~!$&'()*+,-./=@_", "日本.png", "a\u{0}b", "[]{}|\\^`\"",
+    ])
     func percentEncodingMatchesURLPathAllowed(name: String) {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ":;?#%")

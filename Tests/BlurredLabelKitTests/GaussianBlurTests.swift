@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 /// The float64 reference: a sampled Gaussian over ±ceil(6σ) (12σ of support), normalized,
@@ -39,10 +40,10 @@ func hardEdgedMask(width: Int, height: Int, seed: UInt64) -> [UInt8] {
     for y in 0..<height {
         for x in 0..<width {
             var v: UInt8 = 0
-            if x == width / 3 || y == height / 4 { v = 255 }                         // 1-px lines
-            if x > width / 2 && x < width * 3 / 4 && y > height / 2 && y < height - 3 { v = 220 } // square
-            if (x + 2 * y) % 11 < 2 && y < height / 2 && x > width / 2 { v = 255 }   // strokes
-            if x < width / 4 && y > height / 2 { v = random.next() }                 // noise
+            if x == width / 3 || y == height / 4 { v = 255 }  // 1-px lines
+            if x > width / 2 && x < width * 3 / 4 && y > height / 2 && y < height - 3 { v = 220 }  // square
+            if (x + 2 * y) % 11 < 2 && y < height / 2 && x > width / 2 { v = 255 }  // strokes
+            if x < width / 4 && y > height / 2 { v = random.next() }  // noise
             values[y * width + x] = v
         }
     }
@@ -55,28 +56,42 @@ struct GaussianBlurTests {
 
     @Test("within one level of a float64 Gaussian, mean under 0.1", arguments: sigmas, [BlurEdges.clamp, .transparent])
     func accuracy(sigma: Double, edges: BlurEdges) throws {
-        let width = 53, height = 41 // odd sizes: partial strips and blocks
+        let width = 53
+        let height = 41  // odd sizes: partial strips and blocks
         let values = hardEdgedMask(width: width, height: height, seed: UInt64(sigma * 10))
         let mask = try CoverageMask(width: width, height: height, values: values)
         let blurred = try GaussianBlur(sigma: sigma, edges: edges).apply(to: mask)
-        let reference = referenceBlur(values.map(Double.init), width: width, height: height, sigma: sigma, clamp: edges == .clamp)
-        var worst = 0, total = 0
+        let reference = referenceBlur(
+            values.map(Double.init),
+            width: width,
+            height: height,
+            sigma: sigma,
+            clamp: edges == .clamp
+        )
+        var worst = 0
+        var total = 0
         for (ours, exact) in zip(blurred.values, reference) {
             let difference = abs(Int(ours) - Int(min(255, max(0, (exact + 0.5).rounded(.down)))))
             worst = max(worst, difference)
             total += difference
         }
         #expect(worst <= 1, "σ \(sigma) \(edges): max \(worst) levels off")
-        #expect(Double(total) / Double(values.count) < 0.1, "σ \(sigma) \(edges): mean \(Double(total) / Double(values.count))")
+        #expect(
+            Double(total) / Double(values.count) < 0.1,
+            "σ \(sigma) \(edges): mean \(Double(total) / Double(values.count))"
+        )
     }
 
     @Test("RGBA channels blur like masks", arguments: [1.0, 8.0])
     func rgbaMatchesMask(sigma: Double) throws {
-        let width = 37, height = 29
+        let width = 37
+        let height = 29
         let values = hardEdgedMask(width: width, height: height, seed: 3)
         let image = try Image(width: width, height: height, premultipliedRGBA: values.flatMap { [$0, $0, $0, $0] })
         let blurredImage = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: image)
-        let blurredMask = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: try CoverageMask(width: width, height: height, values: values))
+        let blurredMask = try GaussianBlur(sigma: sigma, edges: .transparent).apply(
+            to: try CoverageMask(width: width, height: height, values: values)
+        )
         #expect(blurredImage.pixels == blurredMask.values.flatMap { [$0, $0, $0, $0] })
     }
 
@@ -86,7 +101,10 @@ struct GaussianBlurTests {
     /// copies of it, hence σ 0.25 and 0.7).
     /// Below about 1e-162 a sigma's square underflows to 0; the kernel's centre tap was then
     /// 0 / 0 and the blur stopped the process. It is a blur like σ 0.1: each level kept, ±1.
-    @Test("a sigma whose square underflows is a blur like any tiny one", arguments: [1e-162, 1e-200, Double.leastNonzeroMagnitude])
+    @Test(
+        "a sigma whose square underflows is a blur like any tiny one",
+        arguments: [1e-162, 1e-200, Double.leastNonzeroMagnitude]
+    )
     func underflowingSigma(sigma: Double) throws {
         var random = TestRandom(state: 5)
         let values = (0..<(37 * 23)).map { _ in random.next() }
@@ -99,9 +117,16 @@ struct GaussianBlurTests {
     @Test("identical bytes whatever the thread count", arguments: [0.25, 0.7, 1.0, 2.5, 8.0, 50.0])
     func threadCountInvariance(sigma: Double) throws {
         var random = TestRandom(state: 11)
-        let width = 421, height = 317
-        #expect(width * height * 4 >= 4 * GaussianBlur.samplesPerThread && width * height >= 2 * GaussianBlur.samplesPerThread)
-        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in let a = random.next() | 1; return [random.next() % a, random.next() % a, 0, a] }
+        let width = 421
+        let height = 317
+        #expect(
+            width * height * 4 >= 4 * GaussianBlur.samplesPerThread
+                && width * height >= 2 * GaussianBlur.samplesPerThread
+        )
+        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
+            let a = random.next() | 1
+            return [random.next() % a, random.next() % a, 0, a]
+        }
         let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
         let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
         let one = blur.apply(to: image, threads: 1)
@@ -115,11 +140,19 @@ struct GaussianBlurTests {
     @Test("no dark fringes: a red square on transparency stays pure red", arguments: [1.0, 2.5, 20.0])
     func noDarkFringes(sigma: Double) throws {
         var image = try Image(width: 60, height: 60)
-        for y in 20..<40 { for x in 20..<40 { let i = (y * 60 + x) * 4; image.pixels[i] = 255; image.pixels[i + 3] = 255 } }
+        for y in 20..<40 {
+            for x in 20..<40 {
+                let i = (y * 60 + x) * 4
+                image.pixels[i] = 255
+                image.pixels[i + 3] = 255
+            }
+        }
         let blurred = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: image)
         var translucent = 0
         for i in stride(from: 0, to: blurred.pixels.count, by: 4) where blurred.pixels[i + 3] > 0 {
-            #expect(blurred.pixels[i] == blurred.pixels[i + 3] && blurred.pixels[i + 1] == 0 && blurred.pixels[i + 2] == 0)
+            #expect(
+                blurred.pixels[i] == blurred.pixels[i + 3] && blurred.pixels[i + 1] == 0 && blurred.pixels[i + 2] == 0
+            )
             if blurred.pixels[i + 3] < 255 { translucent += 1 }
         }
         #expect(translucent > 0)
@@ -127,8 +160,15 @@ struct GaussianBlurTests {
 
     @Test("transparent edges: a mask blurs the same whatever empty margin it has", arguments: [0.7, 2.5, 4, 8.5, 12])
     func emptyMarginChangesNothing(sigma: Double) throws {
-        let width = 45, height = 31, narrow = 3 * Int(sigma.rounded(.up)), extra = 17
-        let mask = try CoverageMask(width: width, height: height, values: hardEdgedMask(width: width, height: height, seed: 9))
+        let width = 45
+        let height = 31
+        let narrow = 3 * Int(sigma.rounded(.up))
+        let extra = 17
+        let mask = try CoverageMask(
+            width: width,
+            height: height,
+            values: hardEdgedMask(width: width, height: height, seed: 9)
+        )
         let blur = try GaussianBlur(sigma: sigma, edges: .transparent)
         let small = blur.apply(to: try mask.padded(by: narrow))
         let large = blur.apply(to: try mask.padded(by: narrow + extra))

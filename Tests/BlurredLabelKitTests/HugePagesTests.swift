@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 /// Large pixel buffers are advised onto 2 MB pages; small ones and memory already in never are.
@@ -7,8 +8,13 @@ import Testing
 /// VmFlags is MADV_HUGEPAGE). The regions are mapped here, not taken from malloc: in a busy test
 /// process malloc may hand a large picture memory it had before (already in, so rightly left
 /// alone), which would make a test through `Image` pass or fail by chance.
-@Suite("Huge pages for large buffers", .enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled"),
-                                                 "this kernel has no transparent huge pages"))
+@Suite(
+    "Huge pages for large buffers",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled"),
+        "this kernel has no transparent huge pages"
+    )
+)
 struct HugePagesTests {
     /// The VmFlags of the mapping that holds `address`.
     static func flags(at address: UnsafeRawPointer) throws -> [Substring] {
@@ -42,8 +48,12 @@ struct HugePagesTests {
 
     @Test("a 16 MB buffer's aligned part is advised, a 4 MB one is left alone")
     func threshold() throws {
-        let large = try Self.mapped(16 << 20), small = try Self.mapped(4 << 20)
-        defer { munmap(large, 16 << 20); munmap(small, 4 << 20) }
+        let large = try Self.mapped(16 << 20)
+        let small = try Self.mapped(4 << 20)
+        defer {
+            munmap(large, 16 << 20)
+            munmap(small, 4 << 20)
+        }
         HugePages.advise(large, byteCount: 16 << 20)
         HugePages.advise(small, byteCount: 4 << 20)
         #expect(try Self.flags(at: large + (8 << 20)).contains("hg"))

@@ -1,10 +1,10 @@
+import BlurredLabelKit
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BlurredLabelCore
-import BlurredLabelKit
-import BlurredLabelKit
 
 @Suite("Label pipeline")
 struct LabelPipelineTests {
@@ -46,7 +46,12 @@ struct LabelPipelineTests {
         // And the blurred levels are exactly the decoy's own levels.
         var generator = SplitMix64(state: 7)
         let decoy = try SecretFormat("##.## €").decoy(using: &generator)
-        let plain = try BlurLevels.build(text: decoy, style: LabelStyle(text: TextStyle(features: ["tnum"])), maxRadius: 6, steps: 3)
+        let plain = try BlurLevels.build(
+            text: decoy,
+            style: LabelStyle(text: TextStyle(features: ["tnum"])),
+            maxRadius: 6,
+            steps: 3
+        )
         #expect(Array(plain.dropFirst()) == Array(a.dropFirst()))
         // The actor's levels too.
         let levels = try BlurLevels(text: "99.99 €", style: style, maxRadius: 6, steps: 3)
@@ -71,17 +76,25 @@ struct LabelPipelineTests {
         #expect(Limits.maximumRadius == 1000)
         #expect(throws: LabelError.badRadius(1001)) { try BlurLevels(text: "x", maxRadius: 1001) }
         #expect(LabelError.badRadius(1001).description.contains("0 to 1000"))
-        #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) { try BlurLevels(text: "x", steps: Limits.maximumSteps + 1) }
-        #expect(throws: LabelError.badRadius(1001)) { try LabelPipeline(style: LabelStyle(radius: 1001)).picture(of: "x") }
+        #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) {
+            try BlurLevels(text: "x", steps: Limits.maximumSteps + 1)
+        }
+        #expect(throws: LabelError.badRadius(1001)) {
+            try LabelPipeline(style: LabelStyle(radius: 1001)).picture(of: "x")
+        }
         #expect(try BlurLevels(text: "x", maxRadius: 1000).maxRadius == 1000)
         // The blur itself, redaction regions and text style take their bounds from the same table.
         #expect(GaussianBlur.maximumSigma == Limits.maximumRadius)
-        #expect(throws: BlurError.invalidSigma(Limits.maximumRadius + 1)) { try GaussianBlur(sigma: Limits.maximumRadius + 1) }
+        #expect(throws: BlurError.invalidSigma(Limits.maximumRadius + 1)) {
+            try GaussianBlur(sigma: Limits.maximumRadius + 1)
+        }
         #expect(BlurError.invalidSigma(1001).description.contains("0 to \(Int(Limits.maximumRadius))"))
         var redaction = Redaction(image: try Image(width: 8, height: 8))
         redaction.add(.init(x: 0, y: 0, width: 4, height: 4), mode: .blur(radius: Limits.maximumRadius + 1))
         #expect(throws: RedactionError.badRadius(index: 0, radius: Limits.maximumRadius + 1)) { try redaction.render() }
-        #expect(RedactionError.badRadius(index: 0, radius: 1001).description.contains("0 to \(Int(Limits.maximumRadius))"))
+        #expect(
+            RedactionError.badRadius(index: 0, radius: 1001).description.contains("0 to \(Int(Limits.maximumRadius))")
+        )
         #expect(RedactionError.badBlock(index: 0, block: 0).description.contains("1 to \(Limits.maximumPixelateBlock)"))
         var text = TextStyle()
         text.letterSpacing = Limits.maximumLetterSpacing + 1
@@ -90,35 +103,43 @@ struct LabelPipelineTests {
 
     @Test func theReadmeQuotesTheLimitsTable() throws {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) { folder.deleteLastPathComponent() }
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) {
+            folder.deleteLastPathComponent()
+        }
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
-        for row in ["| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
-                    "| font size (`--size`) | \(Limits.minimumFontSize) to \(Int(Limits.maximumFontSize)) px |",
-                    "| line spacing (`--line-spacing`) | \(Limits.minimumLineSpacing) to \(Int(Limits.maximumLineSpacing)) line heights |",
-                    "| letter spacing (`--letter-spacing`) | -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) px |",
-                    "| outline (`--outline`) | 0 to \(Int(Limits.maximumOutlineWidth)) px |",
-                    "| wrap width (`--max-width`) | 1 to \(Int(Limits.maximumWrapWidth)) px |",
-                    "| pixelate block (`redact --block`) | 1 to \(Limits.maximumPixelateBlock) px |",
-                    "| canvas side (`--canvas`) | 1 to \(Limits.maximumCanvasSide) px |",
-                    "| padding (`--padding`) | 0 to \(Limits.maximumPadding) px |",
-                    "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
-                    "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
-                    "| `BlurLevels` (every level kept) | 2^\(Limits.maximumLevelPixels.trailingZeroBitCount) pixels in all |",
-                    "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout (the secret too in secure mode) |",
-                    "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
-                    "| font file (`--font`) | \(Limits.maximumFontFileBytes >> 20) MiB, checked before it is read |",
-                    "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |"] {
+        for row in [
+            "| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
+            "| font size (`--size`) | \(Limits.minimumFontSize) to \(Int(Limits.maximumFontSize)) px |",
+            "| line spacing (`--line-spacing`) | \(Limits.minimumLineSpacing) to \(Int(Limits.maximumLineSpacing)) line heights |",
+            "| letter spacing (`--letter-spacing`) | -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) px |",
+            "| outline (`--outline`) | 0 to \(Int(Limits.maximumOutlineWidth)) px |",
+            "| wrap width (`--max-width`) | 1 to \(Int(Limits.maximumWrapWidth)) px |",
+            "| pixelate block (`redact --block`) | 1 to \(Limits.maximumPixelateBlock) px |",
+            "| canvas side (`--canvas`) | 1 to \(Limits.maximumCanvasSide) px |",
+            "| padding (`--padding`) | 0 to \(Limits.maximumPadding) px |",
+            "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
+            "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
+            "| `BlurLevels` (every level kept) | 2^\(Limits.maximumLevelPixels.trailingZeroBitCount) pixels in all |",
+            "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout (the secret too in secure mode) |",
+            "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
+            "| font file (`--font`) | \(Limits.maximumFontFileBytes >> 20) MiB, checked before it is read |",
+            "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |",
+        ] {
             #expect(readme.contains(row), "README lacks: \(row)")
         }
     }
 
     @Test func textIsCheckedForLengthBeforeLayout() throws {
         let long = String(repeating: "8", count: Limits.maximumTextScalars + 1)
-        #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) { try LabelPipeline().picture(of: long) }
+        #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) {
+            try LabelPipeline().picture(of: long)
+        }
         // In secure mode too, where only the decoy is laid out.
         var secure = LabelStyle()
         secure.secure = SecureOptions(format: try SecretFormat("##"))
-        #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) { try LabelPipeline(style: secure).picture(of: long) }
+        #expect(throws: LabelError.textTooLong(limit: Limits.maximumTextScalars)) {
+            try LabelPipeline(style: secure).picture(of: long)
+        }
     }
 
     /// A run of combining marks on one letter is shaped in time growing with its square: more
@@ -127,12 +148,18 @@ struct LabelPipelineTests {
     @Test func longRunsOfCombiningMarksAreRefused() throws {
         let limit = Limits.maximumCombiningMarks
         let run = String(repeating: "\u{301}", count: limit)
-        #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "a" + run + "\u{301}") }
-        #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "ก" + String(repeating: "\u{E31}", count: limit + 1)) }
+        #expect(throws: LabelError.tooManyMarks(limit: limit)) {
+            try LabelPipeline().picture(of: "a" + run + "\u{301}")
+        }
+        #expect(throws: LabelError.tooManyMarks(limit: limit)) {
+            try LabelPipeline().picture(of: "ก" + String(repeating: "\u{E31}", count: limit + 1))
+        }
         _ = try LabelPipeline().picture(of: "a" + run + "b" + run)
         // Invisible characters between runs do not end one: the marks still stack on one letter.
         for separator in ["\u{200B}", "\u{200C}", "\u{200D}", "\u{E0020}"] {
-            #expect(throws: LabelError.tooManyMarks(limit: limit)) { try LabelPipeline().picture(of: "a" + run + separator + run) }
+            #expect(throws: LabelError.tooManyMarks(limit: limit)) {
+                try LabelPipeline().picture(of: "a" + run + separator + run)
+            }
         }
     }
 
@@ -158,7 +185,12 @@ struct LabelPipelineTests {
     }
 
     @Test func colourPlanBuiltFrameByFrameIsTheWholeSetsPlan() throws {
-        let frames = try BlurLevels.build(text: "56.00 €", style: LabelStyle(color: Color(red: 200, green: 0, blue: 0)), maxRadius: 6, steps: 3)
+        let frames = try BlurLevels.build(
+            text: "56.00 €",
+            style: LabelStyle(color: Color(red: 200, green: 0, blue: 0)),
+            maxRadius: 6,
+            steps: 3
+        )
         for set in [frames, [frames[0]], Array(frames.reversed())] {
             var builder = PNGColorPlan.Builder()
             for frame in set { builder.add(frame) }
@@ -171,9 +203,9 @@ struct LabelPipelineTests {
         var bytes: [UInt8] = []
         var stream = try APNGStream(plan: .smallest(for: [frame]), frameCount: 2, delay: 0.5) { bytes += $0 }
         try stream.append(frame)
-        #expect(throws: PNGError.self) { try stream.finish() } // one frame short
+        #expect(throws: PNGError.self) { try stream.finish() }  // one frame short
         try stream.append(frame)
-        #expect(throws: PNGError.self) { try stream.append(frame) } // one too many
+        #expect(throws: PNGError.self) { try stream.append(frame) }  // one too many
         try stream.finish()
         #expect(bytes == (try APNGWriter().encode([frame, frame], delay: 0.5)))
         #expect(throws: PNGError.self) { try APNGStream(plan: .rgba, frameCount: 1, delay: 66) { _ in } }

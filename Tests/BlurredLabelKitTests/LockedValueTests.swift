@@ -29,6 +29,11 @@ struct LockedValueTests {
         struct Refused: Error {}
         let value = LockedValue(1)
         #expect(throws: Refused.self) { try value.withLock { _ in throw Refused() } }
-        #expect(value.withLock { $0 += 1; return $0 } == 2)
+        #expect(
+            value.withLock {
+                $0 += 1
+                return $0
+            } == 2
+        )
     }
 }

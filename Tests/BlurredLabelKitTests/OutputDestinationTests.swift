@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BlurredLabelCore
 
 /// The kind of file system object at `path` (S_IFREG, S_IFIFO, ...), without following a link.
@@ -44,7 +45,8 @@ struct OutputDestinationTests {
         let received = LockedValue<[UInt8]>([])
         let reader = Thread {
             let fd = open(fifo, O_RDONLY)
-            var buffer = [UInt8](repeating: 0, count: 4096), all: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var all: [UInt8] = []
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
@@ -106,17 +108,21 @@ struct OutputDestinationTests {
     }
 
     @Test func anEndlessInputIsRefusedAtTheLimit() {
-        #expect(throws: FileError.cannotRead(path: "/dev/zero", reason: "more than 1000000 bytes, too large for an input")) {
+        #expect(
+            throws: FileError.cannotRead(path: "/dev/zero", reason: "more than 1000000 bytes, too large for an input")
+        ) {
             try FileIO.read("/dev/zero", limit: 1_000_000)
         }
-        #expect(FileIO.defaultReadLimit > 1 << 30 + 1 << 28) // a PNG of 2^28 pixels stored uncompressed still fits
+        #expect(FileIO.defaultReadLimit > 1 << 30 + 1 << 28)  // a PNG of 2^28 pixels stored uncompressed still fits
     }
 
     @Test func aLinkIsRefusedWhenLinksMustNotBeFollowed() throws {
         let folder = try Fixtures.temporaryFolder().path
         try FileIO.write([1], to: folder + "/target.png")
         #expect(symlink("target.png", folder + "/link.png") == 0)
-        #expect(throws: FileError.cannotWrite(path: folder + "/link.png", reason: "is a symbolic link (not followed here)")) {
+        #expect(
+            throws: FileError.cannotWrite(path: folder + "/link.png", reason: "is a symbolic link (not followed here)")
+        ) {
             try FileIO.write([2], to: folder + "/link.png", followingLinks: false)
         }
         #expect(try FileIO.read(folder + "/target.png") == [1])
@@ -126,13 +132,20 @@ struct OutputDestinationTests {
     @Test func aDanglingLinkOrAFolderIsAClearError() throws {
         let folder = try Fixtures.temporaryFolder().path
         #expect(symlink("missing.png", folder + "/dangling.png") == 0)
-        #expect(throws: FileError.cannotWrite(path: folder + "/dangling.png", reason: "is a symbolic link to a missing file")) {
+        #expect(
+            throws: FileError.cannotWrite(
+                path: folder + "/dangling.png",
+                reason: "is a symbolic link to a missing file"
+            )
+        ) {
             try FileIO.write([1], to: folder + "/dangling.png")
         }
         #expect(throws: FileError.cannotWrite(path: folder, reason: "is a folder, not a file")) {
             try FileIO.write([1], to: folder)
         }
-        #expect(throws: FileError.cannotRead(path: folder, reason: "is a folder, not a file")) { try FileIO.read(folder) }
+        #expect(throws: FileError.cannotRead(path: folder, reason: "is a folder, not a file")) {
+            try FileIO.read(folder)
+        }
     }
 
     @Test("a replaced file keeps its mode", arguments: [0o600, 0o640, 0o604, 0o755] as [mode_t])
@@ -158,7 +171,7 @@ struct OutputDestinationTests {
         let path = folder + "/owned.png"
         try FileIO.write([1], to: path)
         #expect(chown(path, 4321, 4322) == 0)
-        #expect(chmod(path, 0o4750) == 0) // set-user-ID too: it must survive the change of owner
+        #expect(chmod(path, 0o4750) == 0)  // set-user-ID too: it must survive the change of owner
         try FileIO.write([2], to: path)
         var info = stat()
         stat(path, &info)
@@ -168,7 +181,7 @@ struct OutputDestinationTests {
 
     @Test func aLongestPossibleNameWorks() throws {
         let folder = try Fixtures.temporaryFolder().path
-        let name = String(repeating: "n", count: 251) + ".png" // 255 bytes, NAME_MAX
+        let name = String(repeating: "n", count: 251) + ".png"  // 255 bytes, NAME_MAX
         try FileIO.write([1, 2], to: folder + "/" + name)
         #expect(try FileIO.read(folder + "/" + name) == [1, 2])
         #expect(names(in: folder) == [name])

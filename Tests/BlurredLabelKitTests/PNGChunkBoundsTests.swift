@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlurredLabelCore
 
 /// Chunk lengths are checked against what the input can still hold before anything is allocated.
@@ -7,7 +8,13 @@ struct PNGChunkBoundsTests {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     static func header(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 6) -> [UInt8] {
-        signature + pngChunk("IHDR", withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [depth, colour, 0, 0, 0])
+        signature
+            + pngChunk(
+                "IHDR",
+                withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [
+                    depth, colour, 0, 0, 0,
+                ]
+            )
     }
 
     @Test("a chunk claiming more than the file holds is truncation", arguments: ["zTXt", "iCCP", "IDAT", "abCd"])
@@ -28,7 +35,9 @@ struct PNGChunkBoundsTests {
     @Test func anImageItsDataCannotHoldIsRefusedBeforeItsPixelsAreAllocated() {
         // 10000×10000 (within the default pixel limit) needs at least 400 MB of raw data; a
         // 20-byte IDAT inflates to at most about 20 KB.
-        let bytes = Self.header(width: 10_000, height: 10_000) + pngChunk("IDAT", Array(repeating: 0, count: 20)) + pngChunk("IEND", [])
+        let bytes =
+            Self.header(width: 10_000, height: 10_000) + pngChunk("IDAT", Array(repeating: 0, count: 20))
+            + pngChunk("IEND", [])
         #expect(throws: PNGError.truncated(source: "huge.png")) { try PNGDecoder.decode(bytes, source: "huge.png") }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("PNG decoding")
@@ -9,8 +10,10 @@ struct PNGDecoderTests {
         return names.filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
     }()
 
-    @Test("every colour type and bit depth, interlaced or not, into premultiplied RGBA8",
-          arguments: fixtures)
+    @Test(
+        "every colour type and bit depth, interlaced or not, into premultiplied RGBA8",
+        arguments: fixtures
+    )
     func decodesFixture(name: String) throws {
         let decoded = try PNGDecoder.decode(try Fixtures.bytes(name + ".png"), source: name)
         let expected = try Fixtures.bytes(name + ".rgba")
@@ -20,8 +23,10 @@ struct PNGDecoderTests {
 
     @Test func fixturesCoverEveryKind() {
         let names = Set(Self.fixtures)
-        for required in ["grey1", "grey2", "grey4", "grey8", "grey16", "greyalpha8", "greyalpha16", "palette8",
-                         "palette4-trns", "rgb8", "rgb16", "rgba8", "rgba16", "grey8-adam7", "rgba8-adam7"] {
+        for required in [
+            "grey1", "grey2", "grey4", "grey8", "grey16", "greyalpha8", "greyalpha16", "palette8",
+            "palette4-trns", "rgb8", "rgb16", "rgba8", "rgba16", "grey8-adam7", "rgba8-adam7",
+        ] {
             #expect(names.contains(required), "missing fixture \(required)")
         }
     }
@@ -55,15 +60,19 @@ struct PNGDecoderTests {
 
     @Test func truncatedIsNamedAsSuch() throws {
         let full = try Fixtures.bytes("rgb8.png")
-        #expect(throws: PNGError.truncated(source: "t.png")) { try PNGDecoder.decode(Array(full.dropLast(20)), source: "t.png") }
+        #expect(throws: PNGError.truncated(source: "t.png")) {
+            try PNGDecoder.decode(Array(full.dropLast(20)), source: "t.png")
+        }
     }
 
     @Test("a stored CRC that does not match its chunk", arguments: ["IHDR", "IDAT", "IEND"])
     func badCRC(chunk: String) throws {
         var bytes = try Fixtures.bytes("rgb8.png")
         let start = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual(chunk.utf8) })
-        let length = Int(bytes[start - 4]) << 24 | Int(bytes[start - 3]) << 16 | Int(bytes[start - 2]) << 8 | Int(bytes[start - 1])
-        bytes[start + 4 + length] ^= 0x55 // first byte of the chunk's CRC
+        let length =
+            Int(bytes[start - 4]) << 24 | Int(bytes[start - 3]) << 16 | Int(bytes[start - 2]) << 8
+            | Int(bytes[start - 1])
+        bytes[start + 4 + length] ^= 0x55  // first byte of the chunk's CRC
         #expect {
             try PNGDecoder.decode(bytes, source: "crc.png")
         } throws: { error in
@@ -73,7 +82,10 @@ struct PNGDecoderTests {
     }
 
     static func header(width: UInt32, height: UInt32) -> [UInt8] {
-        let ihdr = withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [8, 2, 0, 0, 0]
+        let ihdr =
+            withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [
+                8, 2, 0, 0, 0,
+            ]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", ihdr)
     }
 
@@ -87,14 +99,21 @@ struct PNGDecoderTests {
 
     @Test func absurdDimensionsAreRefusedBeforeDecoding() {
         let bytes = Self.header(width: 100_000, height: 100_000) + pngChunk("IEND", [])
-        #expect(throws: PNGError.tooLarge(source: "big.png", width: 100_000, height: 100_000, limit: PNGDecoder.defaultMaxPixels)) {
+        #expect(
+            throws: PNGError.tooLarge(
+                source: "big.png",
+                width: 100_000,
+                height: 100_000,
+                limit: PNGDecoder.defaultMaxPixels
+            )
+        ) {
             try PNGDecoder.decode(bytes, source: "big.png")
         }
     }
 
     @Test func decompressionBombLimitIsSettable() throws {
         let image = try Image(width: 300, height: 300, fill: .white)
-        let bytes = try PNGEncoder().encode(image) // 90,000 pixels in a few hundred bytes
+        let bytes = try PNGEncoder().encode(image)  // 90,000 pixels in a few hundred bytes
         #expect(bytes.count < 2000)
         #expect(throws: PNGError.tooLarge(source: "bomb.png", width: 300, height: 300, limit: 50_000)) {
             try PNGDecoder.decode(bytes, source: "bomb.png", maxPixels: 50_000)

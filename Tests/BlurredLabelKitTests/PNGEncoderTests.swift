@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("PNG encoding")
@@ -15,13 +16,27 @@ struct PNGEncoderTests {
     }
 
     static let cases: [(String, Image, PNGColorPlan)] = {
-        let greyRamp = try! image(16, 16) { x, y in let v = UInt8(x * 16 + y); return Color(red: v, green: v, blue: v) }
+        let greyRamp = try! image(16, 16) { x, y in
+            let v = UInt8(x * 16 + y)
+            return Color(red: v, green: v, blue: v)
+        }
         let blackWhite = try! image(9, 3) { x, _ in x % 2 == 0 ? .black : .white }
-        let fourLevels = try! image(8, 2) { x, _ in let v = UInt8((x % 4) * 85); return Color(red: v, green: v, blue: v) }
-        let twoColours = try! image(10, 10) { x, y in (x + y) % 2 == 0 ? Color(red: 200, green: 30, blue: 30) : Color(red: 240, green: 240, blue: 200) }
-        let translucentGrey = try! image(20, 20) { x, y in Color(red: UInt8(x * 12), green: UInt8(x * 12), blue: UInt8(x * 12), alpha: UInt8(y * 12 + 10)) }
-        let manyColours = try! image(32, 32) { x, y in Color(red: UInt8(x * 8), green: UInt8(y * 8), blue: UInt8((x ^ y) * 8)) }
-        let manyTranslucent = try! image(32, 32) { x, y in Color(red: UInt8(x * 8), green: UInt8(y * 8), blue: 77, alpha: UInt8(x * 8 + 3)) }
+        let fourLevels = try! image(8, 2) { x, _ in
+            let v = UInt8((x % 4) * 85)
+            return Color(red: v, green: v, blue: v)
+        }
+        let twoColours = try! image(10, 10) { x, y in
+            (x + y) % 2 == 0 ? Color(red: 200, green: 30, blue: 30) : Color(red: 240, green: 240, blue: 200)
+        }
+        let translucentGrey = try! image(20, 20) { x, y in
+            Color(red: UInt8(x * 12), green: UInt8(x * 12), blue: UInt8(x * 12), alpha: UInt8(y * 12 + 10))
+        }
+        let manyColours = try! image(32, 32) { x, y in
+            Color(red: UInt8(x * 8), green: UInt8(y * 8), blue: UInt8((x ^ y) * 8))
+        }
+        let manyTranslucent = try! image(32, 32) { x, y in
+            Color(red: UInt8(x * 8), green: UInt8(y * 8), blue: 77, alpha: UInt8(x * 8 + 3))
+        }
         return [
             ("grey ramp", greyRamp, .grey(bitDepth: 8)),
             ("black and white", blackWhite, .grey(bitDepth: 1)),
@@ -51,14 +66,22 @@ struct PNGEncoderTests {
         // All (value ≤ alpha) pairs: unpremultiplying for the file and premultiplying back is exact.
         var pixels: [UInt8] = []
         for a in 0...255 { for v in 0...a { pixels += [UInt8(v), UInt8(v / 2), 0, UInt8(a)] } }
-        let width = 256, height = pixels.count / 4 / width
+        let width = 256
+        let height = pixels.count / 4 / width
         let image = try Image(width: width, height: height, premultipliedRGBA: Array(pixels.prefix(width * height * 4)))
         #expect(try PNGDecoder.decode(try PNGEncoder().encode(image)) == image)
     }
 
     @Test func aBlurredBlackOnWhiteLabelIsGrey() throws {
         var image = try Image(width: 40, height: 20, fill: .white)
-        for x in 10..<30 { for y in 8..<12 { let i = (y * 40 + x) * 4; image.pixels[i] = 0; image.pixels[i + 1] = 0; image.pixels[i + 2] = 0 } }
+        for x in 10..<30 {
+            for y in 8..<12 {
+                let i = (y * 40 + x) * 4
+                image.pixels[i] = 0
+                image.pixels[i + 1] = 0
+                image.pixels[i + 2] = 0
+            }
+        }
         let blurred = try GaussianBlur(sigma: 2.5).apply(to: image)
         #expect(PNGColorPlan.smallest(for: [blurred]) == .grey(bitDepth: 8))
     }
@@ -81,7 +104,8 @@ struct PNGEncoderTests {
 @Suite("Parallel PNG compression of large images")
 struct ParallelPNGTests {
     static func large(_ kind: String) throws -> Image {
-        let width = 1100, height = 1000
+        let width = 1100
+        let height = 1000
         var random = TestRandom(state: 3)
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
@@ -89,11 +113,21 @@ struct ParallelPNGTests {
                 let i = (y * width + x) * 4
                 let v = UInt8((x * 3 + y * 5) & 0xFF) ^ (x % 97 == 0 ? random.next() : 0)
                 switch kind {
-                case "grey": pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v
-                case "palette": let c: UInt8 = v < 128 ? 30 : 200; pixels[i] = c; pixels[i + 1] = 60; pixels[i + 2] = c
+                case "grey":
+                    pixels[i] = v
+                    pixels[i + 1] = v
+                    pixels[i + 2] = v
+                case "palette":
+                    let c: UInt8 = v < 128 ? 30 : 200
+                    pixels[i] = c
+                    pixels[i + 1] = 60
+                    pixels[i + 2] = c
                 default:
                     let a = UInt8(128 + Int(v) / 2)
-                    pixels[i + 3] = a; pixels[i] = min(v, a); pixels[i + 1] = min(random.next(), a); pixels[i + 2] = min(UInt8(y & 0xFF), a)
+                    pixels[i + 3] = a
+                    pixels[i] = min(v, a)
+                    pixels[i + 1] = min(random.next(), a)
+                    pixels[i + 2] = min(UInt8(y & 0xFF), a)
                 }
             }
         }
@@ -113,8 +147,17 @@ struct ParallelPNGTests {
         let plan = PNGColorPlan.smallest(for: [image])
         let (rows, rowBytes) = PNGEncoder.packRows(image, plan: plan)
         func encode(_ threads: Int) throws -> [UInt8] {
-            try ParallelPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height, plan: plan,
-                                         paletteRGB: [], paletteAlpha: [], level: 6, threads: threads)
+            try ParallelPNGWriter.encode(
+                rows: rows,
+                rowBytes: rowBytes,
+                width: image.width,
+                height: image.height,
+                plan: plan,
+                paletteRGB: [],
+                paletteAlpha: [],
+                level: 6,
+                threads: threads
+            )
         }
         let one = try encode(1)
         #expect(try encode(2) == one && encode(5) == one)

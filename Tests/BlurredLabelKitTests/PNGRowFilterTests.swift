@@ -1,4 +1,5 @@
 import Testing
+
 @testable @_spi(Benchmarks) import BlurredLabelKit
 
 /// The Swift PNG row filter against PNG's definition, written here the plain way: each row's
@@ -21,7 +22,10 @@ struct PNGRowFilterTests {
                 case 2: predictor = b
                 case 3: predictor = (a + b) / 2
                 default:
-                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let p = a + b - c
+                    let pa = abs(p - a)
+                    let pb = abs(p - b)
+                    let pc = abs(p - c)
                     predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
                 }
                 out.append(UInt8((Int(x) + predictor) & 0xFF))
@@ -30,21 +34,32 @@ struct PNGRowFilterTests {
         return out
     }
 
-    static func cost(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) } }
+    static func cost(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) }
+    }
 
     @Test("undoes to the original and picks a cheapest row", arguments: [1, 2, 3, 4])
     func roundTrip(bpp: Int) {
         var random = TestRandom(state: UInt64(bpp))
-        let width = 37, height = 23, rowBytes = width * bpp
+        let width = 37
+        let height = 23
+        let rowBytes = width * bpp
         // Smooth ramps (Sub/Up/Average/Paeth win) mixed with noise rows (None wins).
         let pixels = (0..<(rowBytes * height)).map { i -> UInt8 in
-            let y = i / rowBytes, x = i % rowBytes
+            let y = i / rowBytes
+            let x = i % rowBytes
             return y % 5 == 4 ? random.next() : UInt8((x * (y % 3 + 1) + y * 7) & 0xFF)
         }
         var filtered = [UInt8](repeating: 0, count: height * (rowBytes + 1))
         pixels.withUnsafeBufferPointer { source in
             filtered.withUnsafeMutableBufferPointer {
-                PNGRowFilter.filter(pixels: source.baseAddress!, rowBytes: rowBytes, bytesPerPixel: bpp, rows: 0..<height, into: $0.baseAddress!)
+                PNGRowFilter.filter(
+                    pixels: source.baseAddress!,
+                    rowBytes: rowBytes,
+                    bytesPerPixel: bpp,
+                    rows: 0..<height,
+                    into: $0.baseAddress!
+                )
             }
         }
         #expect(Self.unfilter(filtered, rowBytes: rowBytes, bpp: bpp) == pixels)
@@ -60,7 +75,10 @@ struct PNGRowFilterTests {
                     let a = i >= bpp ? Int(pixels[y * rowBytes + i - bpp]) : 0
                     let b = y > 0 ? Int(pixels[(y - 1) * rowBytes + i]) : 0
                     let c = (i >= bpp && y > 0) ? Int(pixels[(y - 1) * rowBytes + i - bpp]) : 0
-                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let p = a + b - c
+                    let pa = abs(p - a)
+                    let pb = abs(p - b)
+                    let pc = abs(p - c)
                     let predictor = [0, a, b, (a + b) / 2, pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)][Int(type)]
                     row.append(UInt8((Int(pixels[y * rowBytes + i]) - predictor) & 0xFF))
                 }

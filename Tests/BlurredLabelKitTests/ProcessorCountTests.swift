@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("Processor count")
@@ -15,8 +16,10 @@ struct ProcessorCountTests {
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
         let thread = try #require(link.split(separator: "/").last.map(String.init))
         let status = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
-        let allowed = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }?
-            .split(separator: "\t").last.map(String.init))
+        let allowed = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }?
+                .split(separator: "\t").last.map(String.init)
+        )
         func setAffinity(_ list: String) throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: taskset)
@@ -28,7 +31,8 @@ struct ProcessorCountTests {
         }
         let before = ProcessorCount.available()
         #expect(before >= 1 && before <= online)
-        guard online > 1, allowed.contains(where: { $0 == "-" || $0 == "," }) else { return }   // one CPU: nothing to narrow
+        // One CPU: nothing to narrow.
+        guard online > 1, allowed.contains(where: { $0 == "-" || $0 == "," }) else { return }
         let first = String(allowed.prefix { $0.isNumber })
         try setAffinity(first)
         defer { try? setAffinity(allowed) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlurredLabelCore
 
 /// A screenshot-like picture: bars, text-like strokes and noise.
@@ -9,8 +10,14 @@ func screenshot(width: Int = 120, height: Int = 80, grey: Bool = false, seed: UI
         for x in 0..<width {
             var c: (UInt8, UInt8, UInt8) = y < 12 ? (40, 80, 160) : (250, 250, 250)
             if (x / 3 + y / 5) % 4 == 0 && y > 20 { c = (20, 20, 20) }
-            if y > 60 { let v = random.next(); c = (v, v / 2, 255 - v) }
-            if grey { let g = UInt8((Int(c.0) + Int(c.1) + Int(c.2)) / 3); c = (g, g, g) }
+            if y > 60 {
+                let v = random.next()
+                c = (v, v / 2, 255 - v)
+            }
+            if grey {
+                let g = UInt8((Int(c.0) + Int(c.1) + Int(c.2)) / 3)
+                c = (g, g, g)
+            }
             pixels += [c.0, c.1, c.2, 255]
         }
     }
@@ -19,21 +26,26 @@ func screenshot(width: Int = 120, height: Int = 80, grey: Bool = false, seed: UI
 
 @Suite("Redaction")
 struct RedactionTests {
-    static let modes: [Redaction.Mode] = [.blur(radius: 4), .pixelate(block: 5), .fill(Color(red: 10, green: 20, blue: 30)), .secure(radius: 4)]
+    static let modes: [Redaction.Mode] = [
+        .blur(radius: 4), .pixelate(block: 5), .fill(Color(red: 10, green: 20, blue: 30)), .secure(radius: 4),
+    ]
 
     @Test("pixels outside every region are unchanged", arguments: modes)
     func outsideUnchanged(mode: Redaction.Mode) throws {
         let image = try screenshot()
         var redaction = Redaction(image: image)
         redaction.add(.init(x: 10, y: 5, width: 30, height: 20), mode: mode)
-        redaction.add(.init(x: 100, y: 70, width: 40, height: 40), mode: mode) // partly outside
+        redaction.add(.init(x: 100, y: 70, width: 40, height: 40), mode: mode)  // partly outside
         let out = try redaction.render()
         var changedInside = false
         for y in 0..<image.height {
             for x in 0..<image.width {
                 let inside = redaction.regions.contains { $0.rect.contains(x, y) }
-                if !inside { #expect(out[x, y] == image[x, y], "(\(x),\(y)) changed") }
-                else if out[x, y] != image[x, y] { changedInside = true }
+                if !inside {
+                    #expect(out[x, y] == image[x, y], "(\(x),\(y)) changed")
+                } else if out[x, y] != image[x, y] {
+                    changedInside = true
+                }
             }
         }
         #expect(changedInside)
@@ -42,10 +54,12 @@ struct RedactionTests {
     @Test("secure: changing any pixel inside leaves the output identical", arguments: [1, 2, 3, 4, 5])
     func secureIsNonInterfering(seed: UInt64) throws {
         let image = try screenshot()
-        let rects = [Redaction.Rect(x: 20, y: 15, width: 40, height: 25), Redaction.Rect(x: 50, y: 30, width: 30, height: 30)]
+        let rects = [
+            Redaction.Rect(x: 20, y: 15, width: 40, height: 25), Redaction.Rect(x: 50, y: 30, width: 30, height: 30),
+        ]
         func render(_ picture: Image) throws -> Image {
             var redaction = Redaction(image: picture)
-            redaction.add(.init(x: 0, y: 0, width: 25, height: 70), mode: .blur(radius: 3)) // overlaps, applied first
+            redaction.add(.init(x: 0, y: 0, width: 25, height: 70), mode: .blur(radius: 3))  // overlaps, applied first
             for r in rects { redaction.add(r, mode: .secure(radius: 5)) }
             redaction.add(.init(x: 55, y: 10, width: 40, height: 10), mode: .pixelate(block: 4))
             return try redaction.render()
@@ -55,7 +69,10 @@ struct RedactionTests {
         for y in 0..<image.height {
             for x in 0..<image.width where rects.contains(where: { $0.contains(x, y) }) {
                 let v = random.next()
-                changed.pixels.replaceSubrange(((y * image.width + x) * 4)..<((y * image.width + x) * 4 + 4), with: [v, v, v, 255])
+                changed.pixels.replaceSubrange(
+                    ((y * image.width + x) * 4)..<((y * image.width + x) * 4 + 4),
+                    with: [v, v, v, 255]
+                )
             }
         }
         #expect(changed != image)
@@ -68,13 +85,17 @@ struct RedactionTests {
         var changed = image
         changed.pixels[(30 * image.width + 30) * 4] = 0
         func render(_ p: Image) throws -> Image {
-            var r = Redaction(image: p); r.add(.init(x: 20, y: 20, width: 20, height: 20), mode: .blur(radius: 4)); return try r.render()
+            var r = Redaction(image: p)
+            r.add(.init(x: 20, y: 20, width: 20, height: 20), mode: .blur(radius: 4))
+            return try r.render()
         }
         #expect(try render(changed) != render(image))
     }
 
     @Test func negativeDragsMovesAndResizes() throws {
-        #expect(Redaction.Rect(x: 50, y: 40, width: -20, height: -10) == Redaction.Rect(x: 30, y: 30, width: 20, height: 10))
+        #expect(
+            Redaction.Rect(x: 50, y: 40, width: -20, height: -10) == Redaction.Rect(x: 30, y: 30, width: 20, height: 10)
+        )
         var redaction = Redaction(image: try screenshot())
         let i = redaction.add(.init(x: 50, y: 40, width: -20, height: 10), mode: .fill(.black))
         redaction.move(i, dx: 5, dy: -3)
@@ -105,19 +126,25 @@ struct RedactionTests {
 
     @Test func pixelateUsesBlockAverages() throws {
         var pixels: [UInt8] = []
-        for x in 0..<4 { let v = UInt8(x * 10); pixels += [v, v, v, 255] }
+        for x in 0..<4 {
+            let v = UInt8(x * 10)
+            pixels += [v, v, v, 255]
+        }
         var redaction = Redaction(image: try Image(width: 4, height: 1, premultipliedRGBA: pixels))
         redaction.add(.init(x: 0, y: 0, width: 4, height: 1), mode: .pixelate(block: 2))
         let out = try redaction.render()
         #expect(out[0, 0].r == 5 && out[1, 0].r == 5 && out[2, 0].r == 25 && out[3, 0].r == 25)
     }
 
-    @Test("bad regions are named", arguments: [
-        (Redaction.Rect(x: 500, y: 0, width: 10, height: 10), Redaction.Mode.blur(radius: 2), "entirely outside"),
-        (Redaction.Rect(x: 5, y: 5, width: 0, height: 10), .blur(radius: 2), "no area"),
-        (Redaction.Rect(x: 5, y: 5, width: 10, height: 10), .blur(radius: -1), "radius"),
-        (Redaction.Rect(x: 5, y: 5, width: 10, height: 10), .pixelate(block: 0), "block size"),
-    ])
+    @Test(
+        "bad regions are named",
+        arguments: [
+            (Redaction.Rect(x: 500, y: 0, width: 10, height: 10), Redaction.Mode.blur(radius: 2), "entirely outside"),
+            (Redaction.Rect(x: 5, y: 5, width: 0, height: 10), .blur(radius: 2), "no area"),
+            (Redaction.Rect(x: 5, y: 5, width: 10, height: 10), .blur(radius: -1), "radius"),
+            (Redaction.Rect(x: 5, y: 5, width: 10, height: 10), .pixelate(block: 0), "block size"),
+        ]
+    )
     func badRegions(rect: Redaction.Rect, mode: Redaction.Mode, message: String) throws {
         var redaction = Redaction(image: try screenshot())
         redaction.add(.init(x: 1, y: 1, width: 2, height: 2), mode: .fill(.black))
@@ -125,7 +152,13 @@ struct RedactionTests {
         #expect { try redaction.render() } throws: { "\($0)".contains("region 2") && "\($0)".contains(message) }
     }
 
-    @Test("every mode keeps a grey picture grey", arguments: modes.filter { if case .fill = $0 { return false }; return true })
+    @Test(
+        "every mode keeps a grey picture grey",
+        arguments: modes.filter {
+            if case .fill = $0 { return false }
+            return true
+        }
+    )
     func greyStaysGrey(mode: Redaction.Mode) throws {
         var redaction = Redaction(image: try screenshot(grey: true))
         redaction.add(.init(x: 10, y: 10, width: 50, height: 50), mode: mode)
@@ -135,9 +168,16 @@ struct RedactionTests {
     @Test("every mode on palette, grey and RGBA inputs", arguments: modes)
     func everyInputKind(mode: Redaction.Mode) throws {
         var palette = try Image(width: 60, height: 40, fill: .white)
-        for y in 10..<20 { for x in 5..<50 { palette.pixels.replaceSubrange(((y * 60 + x) * 4)..<((y * 60 + x) * 4 + 4), with: [200, 30, 30, 255]) } }
+        for y in 10..<20 {
+            for x in 5..<50 {
+                palette.pixels.replaceSubrange(((y * 60 + x) * 4)..<((y * 60 + x) * 4 + 4), with: [200, 30, 30, 255])
+            }
+        }
         var rgba = try screenshot(width: 60, height: 40)
-        for i in stride(from: 3, to: rgba.pixels.count, by: 8) { rgba.pixels[i] = 128; for c in 1...3 { rgba.pixels[i - c] = min(rgba.pixels[i - c], 128) } }
+        for i in stride(from: 3, to: rgba.pixels.count, by: 8) {
+            rgba.pixels[i] = 128
+            for c in 1...3 { rgba.pixels[i - c] = min(rgba.pixels[i - c], 128) }
+        }
         for input in [palette, try screenshot(width: 60, height: 40, grey: true), rgba] {
             let bytes = try PNGEncoder().encode(input)
             var redaction = Redaction(image: try PNGDecoder.decode(bytes))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("Blur scratch pool")
@@ -12,7 +13,7 @@ struct ScratchPoolTests {
         #expect(!buffer.onHugePages)
         #expect(Int(bitPattern: buffer.pointer) % 64 == 0)
         pool.recycle(buffer)
-        let odd = ScratchPool(capacity: 1).take(bytes: 1_000_001) // sizes are rounded to 64 bytes only
+        let odd = ScratchPool(capacity: 1).take(bytes: 1_000_001)  // sizes are rounded to 64 bytes only
         #expect(odd.bytes == 1_000_064)
         odd.pointer.deallocate()
     }
@@ -25,7 +26,7 @@ struct ScratchPoolTests {
         #expect(Int(bitPattern: large.pointer) % (2 << 20) == 0)
         pool.recycle(large)
         let again = pool.take(bytes: 1000)
-        #expect(again.pointer == large.pointer) // the kept buffer serves a smaller request
+        #expect(again.pointer == large.pointer)  // the kept buffer serves a smaller request
         pool.recycle(again)
     }
 }

@@ -1,22 +1,25 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 /// One line of the shaping corpus with what hb-shape produced for it.
 struct ShapingCase: CustomStringConvertible, Sendable {
     let id, font, direction, script, language, text, before, after: String
     let features: [String]
-    let expected: [[Int]] // g, cl, dx, dy, ax, ay
+    let expected: [[Int]]  // g, cl, dx, dy, ax, ay
     var description: String { id }
 
     static func load() -> [ShapingCase] {
         let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("shaping")
         guard let corpus = try? String(contentsOf: folder.appendingPathComponent("corpus.tsv"), encoding: .utf8),
-              let expected = try? String(contentsOf: folder.appendingPathComponent("expected.jsonl"), encoding: .utf8) else { return [] }
+            let expected = try? String(contentsOf: folder.appendingPathComponent("expected.jsonl"), encoding: .utf8)
+        else { return [] }
         var glyphs: [String: [[Int]]] = [:]
         for line in expected.split(separator: "\n") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let id = object["id"] as? String, let list = object["glyphs"] as? [[String: Int]] else { continue }
+                let id = object["id"] as? String, let list = object["glyphs"] as? [[String: Int]]
+            else { continue }
             glyphs[id] = list.map { [$0["g"]!, $0["cl"]!, $0["dx"]!, $0["dy"]!, $0["ax"]!, $0["ay"]!] }
         }
         return corpus.split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
@@ -24,14 +27,24 @@ struct ShapingCase: CustomStringConvertible, Sendable {
             var f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             while f.count < 9 { f.append("") }
             let text = unescape(f[6])
-            return ShapingCase(id: f[0], font: f[1], direction: f[2], script: f[3], language: f[4], text: text,
-                               before: f[7], after: f[8], features: f[5].split(separator: ",").map(String.init),
-                               expected: glyphs[f[0]] ?? [])
+            return ShapingCase(
+                id: f[0],
+                font: f[1],
+                direction: f[2],
+                script: f[3],
+                language: f[4],
+                text: text,
+                before: f[7],
+                after: f[8],
+                features: f[5].split(separator: ",").map(String.init),
+                expected: glyphs[f[0]] ?? []
+            )
         }
     }
 
     static func unescape(_ s: String) -> String {
-        var out = "", rest = Substring(s)
+        var out = ""
+        var rest = Substring(s)
         while let range = rest.range(of: "\\u") {
             out += rest[..<range.lowerBound]
             let hex = rest[range.upperBound...].prefix(4)
@@ -54,9 +67,16 @@ struct ShapingTests {
     @Test("glyph ids, clusters and positions", arguments: cases)
     func matchesHBShape(_ c: ShapingCase) throws {
         let font = FontLibrary.embedded(try #require(FontLibrary.Embedded(rawValue: c.font)))
-        let ours = try Shaper.shapeInDesignUnits(c.text, before: c.before, after: c.after, font: font,
-                                                 direction: c.direction == "rtl" ? .rtl : .ltr, script: c.script,
-                                                 language: c.language, features: c.features)
+        let ours = try Shaper.shapeInDesignUnits(
+            c.text,
+            before: c.before,
+            after: c.after,
+            font: font,
+            direction: c.direction == "rtl" ? .rtl : .ltr,
+            script: c.script,
+            language: c.language,
+            features: c.features
+        )
         #expect(ours.map { [Int($0.glyph), $0.cluster, $0.dx, $0.dy, $0.ax, $0.ay] } == c.expected, "\(c.id)")
         #expect(!ours.contains { $0.glyph == 0 }, "\(c.id) has .notdef")
     }
@@ -67,7 +87,12 @@ struct ItemizationTests {
     func runs(_ text: String, _ direction: TextDirection = .auto) -> [(String, UInt8, String)] {
         let scalars = text.unicodeScalars.map(\.value)
         let chain = FontLibrary.chain(primary: FontLibrary.defaultFont)
-        let paragraph = Itemizer.itemize(scalars, direction: direction, fonts: chain.fonts, scriptFonts: chain.scriptFonts)
+        let paragraph = Itemizer.itemize(
+            scalars,
+            direction: direction,
+            fonts: chain.fonts,
+            scriptFonts: chain.scriptFonts
+        )
         return paragraph.runs.map { run in
             (String(String.UnicodeScalarView(scalars[run.range].map { Unicode.Scalar($0)! })), run.level, run.font.name)
         }
@@ -98,7 +123,7 @@ struct ItemizationTests {
         #expect(Itemizer.bidiLevels([0x5D0, 0x20, 0x41], direction: .auto).1 == true)
         #expect(Itemizer.bidiLevels([0x41, 0x20, 0x5D0], direction: .auto).1 == false)
         #expect(Itemizer.bidiLevels([0x41], direction: .rtl).1 == true)
-        #expect(Itemizer.bidiLevels([0x31, 0x32], direction: .auto).1 == false) // no strong character: LTR
+        #expect(Itemizer.bidiLevels([0x31, 0x32], direction: .auto).1 == false)  // no strong character: LTR
     }
 
     @Test func scriptsAndFontsSplitRuns() {
@@ -109,11 +134,13 @@ struct ItemizationTests {
 
     @Test func visualOrderReversesRightToLeftRuns() {
         let font = FontLibrary.defaultFont
-        let runs = [TextRun(range: 0..<1, level: 0, script: .init(0), font: font),
-                    TextRun(range: 1..<2, level: 1, script: .init(0), font: font),
-                    TextRun(range: 2..<3, level: 2, script: .init(0), font: font),
-                    TextRun(range: 3..<4, level: 1, script: .init(0), font: font),
-                    TextRun(range: 4..<5, level: 0, script: .init(0), font: font)]
+        let runs = [
+            TextRun(range: 0..<1, level: 0, script: .init(0), font: font),
+            TextRun(range: 1..<2, level: 1, script: .init(0), font: font),
+            TextRun(range: 2..<3, level: 2, script: .init(0), font: font),
+            TextRun(range: 3..<4, level: 1, script: .init(0), font: font),
+            TextRun(range: 4..<5, level: 0, script: .init(0), font: font),
+        ]
         #expect(Itemizer.visualOrder(runs) == [0, 3, 2, 1, 4])
     }
 }
@@ -142,7 +169,7 @@ struct TextRenderingTests {
         let plain = try TextRenderer.render("ace", style: TextStyle())
         let marked = try TextRenderer.render("Ấgý", style: TextStyle())
         #expect(marked.inkOriginY < 0 || marked.mask.height > plain.mask.height)
-        #expect(marked.mask.height > Int(TextStyle().size)) // accent above the ascender and a descender
+        #expect(marked.mask.height > Int(TextStyle().size))  // accent above the ascender and a descender
     }
 
     @Test func fractionalPenPositionsAreHonoured() throws {
@@ -198,21 +225,30 @@ struct ReferenceRenderTests {
     @Test("same ink, aligned, within tolerance", arguments: names)
     func matchesPillow(name: String) throws {
         let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("reference")
-        let lines = try String(contentsOf: folder.appendingPathComponent(name + ".txt"), encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOf: folder.appendingPathComponent(name + ".txt"), encoding: .utf8).split(
+            separator: "\n"
+        )
         let reference = try PNGDecoder.decode(contentsOf: folder.appendingPathComponent(name + ".png").path)
         var style = LabelStyle(radius: 0)
         style.text.size = 48
         style.text.font = FontLibrary.embedded(try #require(FontLibrary.Embedded(rawValue: String(lines[0]))))
         let ours = try BlurredLabel(text: String(lines[1]), style: style).image
-        #expect(abs(ours.width - reference.width) <= 2 && abs(ours.height - reference.height) <= 2,
-                "\(name): ink \(ours.width)x\(ours.height) vs \(reference.width)x\(reference.height)")
+        #expect(
+            abs(ours.width - reference.width) <= 2 && abs(ours.height - reference.height) <= 2,
+            "\(name): ink \(ours.width)x\(ours.height) vs \(reference.width)x\(reference.height)"
+        )
         // Align the two ink boxes: try every shift of up to two pixels, keep the best.
-        let width = max(ours.width, reference.width) + 4, height = max(ours.height, reference.height) + 4
+        let width = max(ours.width, reference.width) + 4
+        let height = max(ours.height, reference.height) + 4
         func placed(_ image: Image, dx: Int, dy: Int) throws -> Image {
             var out = try Image(width: width, height: height, fill: .white)
             for y in 0..<image.height {
-                let src = y * image.width * 4, dst = ((y + dy) * width + dx) * 4
-                out.pixels.replaceSubrange(dst..<(dst + image.width * 4), with: image.pixels[src..<(src + image.width * 4)])
+                let src = y * image.width * 4
+                let dst = ((y + dy) * width + dx) * 4
+                out.pixels.replaceSubrange(
+                    dst..<(dst + image.width * 4),
+                    with: image.pixels[src..<(src + image.width * 4)]
+                )
             }
             return out
         }
@@ -233,10 +269,13 @@ struct ReferenceRenderTests {
 
 @Suite("Font sources")
 struct FontSourceTests {
-    static var collection: String { Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("HebrewThai.ttc").path }
+    static var collection: String {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("HebrewThai.ttc").path
+    }
 
     @Test func collectionFacesByIndex() throws {
-        let hebrew = try Font(path: Self.collection, index: 0), thai = try Font(path: Self.collection, index: 1)
+        let hebrew = try Font(path: Self.collection, index: 0)
+        let thai = try Font(path: Self.collection, index: 1)
         #expect(hebrew.glyph(for: "ש") != nil && hebrew.glyph(for: "ร") == nil)
         #expect(thai.glyph(for: "ร") != nil && thai.glyph(for: "ש") == nil)
         #expect(throws: FontError.self) { try Font(path: Self.collection, index: 2) }
@@ -244,7 +283,9 @@ struct FontSourceTests {
     }
 
     @Test func unknownFamiliesAreAClearError() {
-        #expect(throws: FontError.familyNotFound("Zzyzx Nonexistent Sans")) { try FontLibrary.family("Zzyzx Nonexistent Sans") }
+        #expect(throws: FontError.familyNotFound("Zzyzx Nonexistent Sans")) {
+            try FontLibrary.family("Zzyzx Nonexistent Sans")
+        }
     }
 
     /// Needs an installed DejaVu Sans (Debian's fonts-dejavu-core) for fontconfig to find.

@@ -1,7 +1,8 @@
+import BlurredLabelKit
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
-import BlurredLabelKit
 
 /// The Debian fonts scripts/ensure-deps installs for these tests.
 enum SystemTestFonts {
@@ -10,8 +11,10 @@ enum SystemTestFonts {
 
     /// Fails with the set-up line when a test font is not installed.
     static func require(_ path: String) throws {
-        try #require(FileManager.default.fileExists(atPath: path),
-                     "\(path) is missing: run scripts/ensure-deps (fonts-droid-fallback, fonts-noto-color-emoji)")
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "\(path) is missing: run scripts/ensure-deps (fonts-droid-fallback, fonts-noto-color-emoji)"
+        )
     }
 }
 
@@ -31,7 +34,9 @@ struct SystemFontFallbackTests {
         let scalars = "A价 56 שלום".unicodeScalars.map(\.value)
         let (fonts, scriptFonts) = FontLibrary.chain(primary: FontLibrary.defaultFont)
         var asked: [Unicode.Scalar] = []
-        let paragraph = Itemizer.itemize(scalars, direction: .auto, fonts: fonts, scriptFonts: scriptFonts) { scalar, colour in
+        let paragraph = Itemizer.itemize(scalars, direction: .auto, fonts: fonts, scriptFonts: scriptFonts) {
+            scalar,
+            colour in
             asked.append(scalar)
             return SystemFonts.font(for: scalar, colour: colour).font
         }
@@ -65,10 +70,14 @@ struct SystemFontFallbackTests {
 
     @Test func aLabelThatNeedsNoFallbackIsTheSameWithOrWithout() throws {
         for text in ["56.00 €", "السعر ٥٦٫٠٠", "ราคา ๕๖"] {
-            var on = LabelStyle(), off = LabelStyle()
+            var on = LabelStyle()
+            var off = LabelStyle()
             off.text.systemFallback = .off
             on.text.systemFallback = .fontconfig
-            #expect(try LabelPipeline(style: on).picture(of: text).image == LabelPipeline(style: off).picture(of: text).image)
+            #expect(
+                try LabelPipeline(style: on).picture(of: text).image
+                    == LabelPipeline(style: off).picture(of: text).image
+            )
         }
     }
 
@@ -87,7 +96,9 @@ struct FontFileTests {
     @Test func onlyWholeRegularFontFilesLoad() throws {
         let folder = try Fixtures.temporaryFolder()
         #expect(throws: FontError.notAFile(path: folder.path)) { try Font(path: folder.path) }
-        #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) { try Font(path: folder.path + "/none.ttf") }
+        #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) {
+            try Font(path: folder.path + "/none.ttf")
+        }
         let empty = folder.appendingPathComponent("empty.ttf").path
         try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
         #expect(throws: FontError.notAFont(name: empty, reason: "the file is empty")) { try Font(path: empty) }
@@ -105,17 +116,23 @@ struct FontFileTests {
         // (Other tests run meanwhile in this process, so the bound is loose: far below 3 GB.)
         #expect(residentKilobytes() - before < 1 << 20, "resident memory grew by \(residentKilobytes() - before) KB")
         // A font read from its file is the same font as from its bytes.
-        let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("fonts/colr-test.ttf").path
+        let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(
+            "fonts/colr-test.ttf"
+        ).path
         let fromFile = try Font(path: path)
         let fromBytes = try Font(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: "colr")
-        #expect(fromFile.unitsPerEm == 1000 && fromFile.ascender == fromBytes.ascender && fromFile.glyph(for: "B") == fromBytes.glyph(for: "B"))
+        #expect(
+            fromFile.unitsPerEm == 1000 && fromFile.ascender == fromBytes.ascender
+                && fromFile.glyph(for: "B") == fromBytes.glyph(for: "B")
+        )
     }
 }
 
 /// The process's resident memory now (VmRSS), in KB.
 private func residentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
 
@@ -129,7 +146,10 @@ struct ColorGlyphTests {
         // Some pixel is clearly coloured (the flame is orange), not grey.
         var coloured = false
         for i in stride(from: 0, to: layer.pixels.count, by: 4) where layer.pixels[i + 3] > 200 {
-            if Int(layer.pixels[i]) - Int(layer.pixels[i + 2]) > 100 { coloured = true; break }
+            if Int(layer.pixels[i]) - Int(layer.pixels[i + 2]) > 100 {
+                coloured = true
+                break
+            }
         }
         #expect(coloured)
         #expect(try TextRenderer.render("19.99 €", style: TextStyle()).colorLayer == nil)
@@ -149,16 +169,22 @@ struct ColorGlyphTests {
     /// scripts/make-colr-fixture.py: ■ is a red square (palette) with a smaller square in the text
     /// colour on top; 'B' is a plain outline.
     @Test func colrLayersInPaletteAndTextColour() throws {
-        let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("fonts/colr-test.ttf").path
+        let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(
+            "fonts/colr-test.ttf"
+        ).path
         let font = try Font(path: path)
         #expect(font.hasColorLayers && !font.hasColorBitmaps)
-        var style = LabelStyle(text: TextStyle(font: font, size: 40, systemFallback: .off), color: try Color(parsing: "#0000ff"))
+        var style = LabelStyle(
+            text: TextStyle(font: font, size: 40, systemFallback: .off),
+            color: try Color(parsing: "#0000ff")
+        )
         style.radius = 0
         let rendered = try LabelPipeline(style: style).renderText("■")
         #expect(rendered.colorLayer != nil)
         let image = try LabelPipeline(style: style).picture(of: "■").image
         #expect(image.width == 40 && image.height == 40)
-        let corner = image[3, 3], centre = image[20, 20]
+        let corner = image[3, 3]
+        let centre = image[20, 20]
         #expect(corner.r == 255 && corner.g == 0 && corner.b == 0 && corner.a == 255)
         // The text-colour layer lies above the red one.
         #expect(centre.r == 0 && centre.g == 0 && centre.b == 255 && centre.a == 255)
@@ -169,7 +195,10 @@ struct ColorGlyphTests {
         // 4×4 opaque red halved: 2×2 opaque red; and a quarter-pixel shift spreads, never adds, alpha.
         let red = [UInt8]((0..<16).flatMap { _ in [UInt8(255), 0, 0, 255] })
         let half = try #require(Resampler.scale(red, width: 4, height: 4, scale: 0.5, originX: 0, originY: 0))
-        #expect(half.width == 2 && half.height == 2 && half.rgba == [UInt8]((0..<4).flatMap { _ in [UInt8(255), 0, 0, 255] }))
+        #expect(
+            half.width == 2 && half.height == 2
+                && half.rgba == [UInt8]((0..<4).flatMap { _ in [UInt8(255), 0, 0, 255] })
+        )
         let shifted = try #require(Resampler.scale(red, width: 4, height: 4, scale: 0.5, originX: 0.25, originY: 0))
         #expect(shifted.width == 3)
         let alpha = stride(from: 3, to: shifted.rgba.count, by: 4).map { Int(shifted.rgba[$0]) }.reduce(0, +)
@@ -192,7 +221,8 @@ struct ColorGlyphTests {
         // Black text on white: every pixel grey.
         let pixels = withEmoji.pixels
         var grey = true
-        for i in stride(from: 0, to: pixels.count, by: 4) where pixels[i] != pixels[i + 1] || pixels[i + 1] != pixels[i + 2] {
+        for i in stride(from: 0, to: pixels.count, by: 4)
+        where pixels[i] != pixels[i + 1] || pixels[i + 1] != pixels[i + 2] {
             grey = false
         }
         #expect(grey)
@@ -226,12 +256,14 @@ struct FitToCanvasTests {
         let size = fitted.text.size
         #expect(size > 10 && size < 48 && (size * 4).rounded() == size * 4)
         func content(_ size: Double) throws -> (Int, Int) {
-            var s = style; s.text.size = size
+            var s = style
+            s.text.size = size
             let mask = try LabelPipeline(style: s).renderText("56.00 €").mask
             let pad = LabelPipeline.padding(radius: s.radius) + s.padding
             return (mask.width + 2 * pad, mask.height + 2 * pad)
         }
-        let at = try content(size), above = try content(size + FitToCanvas.step)
+        let at = try content(size)
+        let above = try content(size + FitToCanvas.step)
         #expect(at.0 <= 160 && at.1 <= 48)
         #expect(above.0 > 160 || above.1 > 48)
         // The fitted picture is not clipped and has the canvas's size; the same every time.
@@ -244,7 +276,9 @@ struct FitToCanvasTests {
         var style = LabelStyle()
         #expect(throws: LabelError.fitWithoutCanvas) { try FitToCanvas.style(style, fitting: "x") }
         style.canvas = try CanvasSize(width: 20, height: 10)
-        #expect(throws: LabelError.doesNotFit(width: 20, height: 10, minimumSize: 6)) { try FitToCanvas.style(style, fitting: "56.00 €") }
+        #expect(throws: LabelError.doesNotFit(width: 20, height: 10, minimumSize: 6)) {
+            try FitToCanvas.style(style, fitting: "56.00 €")
+        }
         #expect(throws: LabelError.badFitRange(minimum: 9, maximum: 8)) {
             try FitToCanvas.style(style, fitting: "5", minimumSize: 9, maximumSize: 8)
         }

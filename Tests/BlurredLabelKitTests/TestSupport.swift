@@ -1,9 +1,12 @@
 import Foundation
+
 @testable import BlurredLabelCore
 
 /// Paths and helpers shared by the kit's tests.
 enum Fixtures {
-    static var pngFolder: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("png") }
+    static var pngFolder: URL {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("png")
+    }
 
     static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: pngFolder.appendingPathComponent(name)))
@@ -30,15 +33,17 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
 /// A PNG chunk with its length and CRC.
 func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
     let typeBytes = Array(type.utf8)
-    let length = UInt32(data.count), crc = crc32(typeBytes + data)
-    return withUnsafeBytes(of: length.bigEndian, Array.init) + typeBytes + data + withUnsafeBytes(of: crc.bigEndian, Array.init)
+    let length = UInt32(data.count)
+    let crc = crc32(typeBytes + data)
+    return withUnsafeBytes(of: length.bigEndian, Array.init) + typeBytes + data
+        + withUnsafeBytes(of: crc.bigEndian, Array.init)
 }
 
 /// A deterministic pseudo-random byte stream.
 struct TestRandom {
     var state: UInt64
     mutating func next() -> UInt8 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return UInt8(truncatingIfNeeded: state >> 56)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlurredLabelCore
 
 @Suite("Worker pool (concurrentPerform without libdispatch)")
@@ -25,7 +26,10 @@ struct WorkerPoolTests {
             arrived.withLock { $0 += 1 }
             let deadline = Date().addingTimeInterval(20)
             while arrived.withLock({ $0 }) < 4 {
-                if Date() > deadline { allArrived.withLock { $0 = false }; return }
+                if Date() > deadline {
+                    allArrived.withLock { $0 = false }
+                    return
+                }
                 sched_yield()
             }
         }
@@ -44,10 +48,14 @@ struct WorkerPoolTests {
         #expect(counts.allSatisfy { $0 == 1 })
     }
 
-    @Test("with callerRunsItems: false every item runs on a worker and the call still waits for all", arguments: [1, 2, 5])
+    @Test(
+        "with callerRunsItems: false every item runs on a worker and the call still waits for all",
+        arguments: [1, 2, 5]
+    )
     func callerOnlyWaits(count: Int) {
         let caller = pthread_self()
-        let onCaller = LockedValue(0), done = LockedValue(0)
+        let onCaller = LockedValue(0)
+        let done = LockedValue(0)
         concurrentPerform(count, callerRunsItems: false) { _ in
             if pthread_equal(pthread_self(), caller) != 0 { onCaller.withLock { $0 += 1 } }
             usleep(20_000)
@@ -64,7 +72,9 @@ struct WorkerPoolTests {
             guard pthread_equal(pthread_self(), caller) == 0 else { return }
             var mask = sigset_t()
             pthread_sigmask(SIG_SETMASK, nil, &mask)
-            if sigismember(&mask, SIGINT) != 1 || sigismember(&mask, SIGTERM) != 1 { unblockedWorkers.withLock { $0 += 1 } }
+            if sigismember(&mask, SIGINT) != 1 || sigismember(&mask, SIGTERM) != 1 {
+                unblockedWorkers.withLock { $0 += 1 }
+            }
         }
         #expect(unblockedWorkers.withLock { $0 } == 0)
     }
@@ -73,7 +83,10 @@ struct WorkerPoolTests {
         let one = parallelMap(1000, threads: 1) { $0 * $0 }
         #expect(parallelMap(1000, threads: 7) { $0 * $0 } == one)
         let sums = LockedValue(0)
-        parallelChunks(1000, threads: 5, minimumChunk: 3) { range in let s = range.reduce(0, +); sums.withLock { $0 += s } }
+        parallelChunks(1000, threads: 5, minimumChunk: 3) { range in
+            let s = range.reduce(0, +)
+            sums.withLock { $0 += s }
+        }
         #expect(sums.withLock { $0 } == 999 * 1000 / 2)
     }
 }

@@ -12,14 +12,22 @@ struct ComparisonStressTests {
     static func pair(width: Int = 96, height: Int = 61) throws -> (Image, Image) {
         var a = try Image(width: width, height: height, fill: .white)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt8 { state = state &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: state >> 56) }
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
         for i in 0..<(width * height) where i % 3 == 0 {
-            let v = next(); a.pixels[i * 4] = v; a.pixels[i * 4 + 1] = v; a.pixels[i * 4 + 2] = v
+            let v = next()
+            a.pixels[i * 4] = v
+            a.pixels[i * 4 + 1] = v
+            a.pixels[i * 4 + 2] = v
         }
         var b = a
         for i in 0..<(width * height) {
             switch next() % 8 {
-            case 0: b.pixels[i * 4] = next(); b.pixels[i * 4 + 1] = next()
+            case 0:
+                b.pixels[i * 4] = next()
+                b.pixels[i * 4 + 1] = next()
             case 1: b.pixels[i * 4 + 2] = b.pixels[i * 4 + 2] &+ 3
             default: break
             }
@@ -32,8 +40,10 @@ struct ComparisonStressTests {
         /// With `picture`, also the diff picture (every pixel's class), which costs more.
         init(_ comparison: ImageComparison, _ a: Image, _ b: Image, picture: Bool = true) throws {
             let result = try comparison.compare(expected: a, actual: b)
-            different = result.differentPixels; antialiased = result.antialiasedPixels
-            changed = result.changedPixels; maxDistance = result.maxDistance
+            different = result.differentPixels
+            antialiased = result.antialiasedPixels
+            changed = result.changedPixels
+            maxDistance = result.maxDistance
             diff = picture ? try comparison.diffImage(expected: a, result: result).pixels : []
         }
     }
@@ -44,25 +54,33 @@ struct ComparisonStressTests {
     static func onThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<count {
-            let thread = Thread { body(); done.signal() }
+            let thread = Thread {
+                body()
+                done.signal()
+            }
             thread.start()
         }
         for _ in 0..<count { done.wait() }
     }
 
-    @Test("2,400 comparisons (3 threads × 200 for each worker count), all equal the single-threaded result",
-          arguments: [2, 3, 4, 8])
+    @Test(
+        "2,400 comparisons (3 threads × 200 for each worker count), all equal the single-threaded result",
+        arguments: [2, 3, 4, 8]
+    )
     func everySplitGivesTheSameCounts(threads: Int) throws {
         let (a, b) = try Self.pair(width: 8, height: 400)
         let single = ImageComparison(threshold: 0.05, threads: 1)
-        let reference = try Counts(single, a, b), counts = try Counts(single, a, b, picture: false)
+        let reference = try Counts(single, a, b)
+        let counts = try Counts(single, a, b, picture: false)
         #expect(reference.different > 0 && reference.antialiased > 0)
         let comparison = ImageComparison(threshold: 0.05, threads: threads)
         let mismatches = LockedValue(0)
         Self.onThreads(3) {
             for run in 0..<200 {
                 let picture = run % 20 == 0
-                if (try? Counts(comparison, a, b, picture: picture)) != (picture ? reference : counts) { mismatches.withLock { $0 += 1 } }
+                if (try? Counts(comparison, a, b, picture: picture)) != (picture ? reference : counts) {
+                    mismatches.withLock { $0 += 1 }
+                }
             }
         }
         #expect(mismatches.withLock { $0 } == 0)

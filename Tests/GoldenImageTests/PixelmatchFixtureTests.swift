@@ -10,8 +10,14 @@ import Testing
 struct PixelmatchFixtureTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let a: String, b: String, metric: ComparisonMetric, threshold: Double, countAA: Bool, expected: Int
-        init(_ a: String, _ b: String, _ metric: ComparisonMetric, _ threshold: Double, countAA: Bool, _ expected: Int) {
-            self.a = a; self.b = b; self.metric = metric; self.threshold = threshold; self.countAA = countAA; self.expected = expected
+        init(_ a: String, _ b: String, _ metric: ComparisonMetric, _ threshold: Double, countAA: Bool, _ expected: Int)
+        {
+            self.a = a
+            self.b = b
+            self.metric = metric
+            self.threshold = threshold
+            self.countAA = countAA
+            self.expected = expected
         }
         var testDescription: String { "\(a)/\(b) \(metric) t=\(threshold)\(countAA ? " AA counted" : "")" }
     }
@@ -148,7 +154,9 @@ struct PixelmatchFixtureTests {
     ]
 
     static func fixture(_ name: String) throws -> Image {
-        let url = try #require(Bundle.module.url(forResource: name, withExtension: "png", subdirectory: "Fixtures/pixelmatch"))
+        let url = try #require(
+            Bundle.module.url(forResource: name, withExtension: "png", subdirectory: "Fixtures/pixelmatch")
+        )
         return try PNGDecoder.decode(contentsOf: url.path)
     }
 
@@ -160,24 +168,37 @@ struct PixelmatchFixtureTests {
     }
 
     /// pixelmatch's own diff pictures (its current source, default colours): ours must be the same bytes.
-    @Test("diff pictures equal pixelmatch's", arguments: [
-        ("1a", "1b", 0.05, "1diff"), ("1a", "1b", 0.1, "1diffdefaultthreshold"), ("3a", "3b", 0.05, "3diff"),
-        ("4a", "4b", 0.05, "4diff"), ("5a", "5b", 0.05, "5diff"), ("6a", "6b", 0.05, "6diff"), ("8a", "5b", 0.05, "8diff"),
-    ])
+    @Test(
+        "diff pictures equal pixelmatch's",
+        arguments: [
+            ("1a", "1b", 0.05, "1diff"), ("1a", "1b", 0.1, "1diffdefaultthreshold"), ("3a", "3b", 0.05, "3diff"),
+            ("4a", "4b", 0.05, "4diff"), ("5a", "5b", 0.05, "5diff"), ("6a", "6b", 0.05, "6diff"),
+            ("8a", "5b", 0.05, "8diff"),
+        ]
+    )
     func diffPictureMatchesPixelmatch(_ a: String, _ b: String, _ threshold: Double, _ picture: String) throws {
         let comparison = ImageComparison(threshold: threshold, metric: .oklab)
         let expected = try Self.fixture(a)
-        let diff = try comparison.diffImage(expected: expected, result: try comparison.compare(expected: expected, actual: try Self.fixture(b)))
+        let diff = try comparison.diffImage(
+            expected: expected,
+            result: try comparison.compare(expected: expected, actual: try Self.fixture(b))
+        )
         let theirs = try Self.fixture(picture)
         var mismatched = 0
-        for i in 0..<(diff.width * diff.height) where diff.pixels[i * 4..<i * 4 + 4] != theirs.pixels[i * 4..<i * 4 + 4] { mismatched += 1 }
+        for i in 0..<(diff.width * diff.height) where diff.pixels[i * 4..<i * 4 + 4] != theirs.pixels[i * 4..<i * 4 + 4]
+        { mismatched += 1 }
         #expect(mismatched == 0)
     }
 
-    @Test("8a against 5b: 32,896 pixels opaque white in one, transparent in the other, all differ",
-          arguments: ComparisonMetric.allCases)
+    @Test(
+        "8a against 5b: 32,896 pixels opaque white in one, transparent in the other, all differ",
+        arguments: ComparisonMetric.allCases
+    )
     func transparencyCounts(_ metric: ComparisonMetric) throws {
-        let result = try ImageComparison(threshold: 0.05, metric: metric).compare(expected: try Self.fixture("8a"), actual: try Self.fixture("5b"))
+        let result = try ImageComparison(threshold: 0.05, metric: metric).compare(
+            expected: try Self.fixture("8a"),
+            actual: try Self.fixture("5b")
+        )
         #expect(result.differentPixels == 32_896)
         #expect(!result.passes && !result.summary.contains("identical"))
     }

@@ -1,6 +1,7 @@
 import BlurredLabelCore
 import Foundation
 import Testing
+
 @testable import GoldenImage
 
 /// Names that try to break the page: markup, quotes, an ampersand.
@@ -15,9 +16,15 @@ func makeFailures(_ names: [String], artifacts: URL) async throws -> [GoldenOutc
         for (index, name) in names.enumerated() {
             group.addTask {
                 let record = GoldenOptions(folder: golden, record: .missing, artifacts: artifacts)
-                _ = GoldenChecker(options: record, filePath: #filePath, origin: origin).check(try square(at: 3), named: name)
+                _ = GoldenChecker(options: record, filePath: #filePath, origin: origin).check(
+                    try square(at: 3),
+                    named: name
+                )
                 let check = GoldenOptions(folder: golden, record: .never, artifacts: artifacts)
-                return GoldenChecker(options: check, filePath: #filePath, origin: origin).check(try square(at: 8 + Double(index) * 0.5), named: name)
+                return GoldenChecker(options: check, filePath: #filePath, origin: origin).check(
+                    try square(at: 8 + Double(index) * 0.5),
+                    named: name
+                )
             }
         }
         return try await group.reduce(into: []) { $0.append($1) }

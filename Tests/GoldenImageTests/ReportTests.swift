@@ -1,6 +1,7 @@
 import BlurredLabelCore
 import Foundation
 import Testing
+
 @testable import GoldenImage
 
 @Suite("Report page of failed golden images")
@@ -22,13 +23,16 @@ struct ReportTests {
                 #expect(FileManager.default.fileExists(atPath: artifacts.appendingPathComponent(picture.file).path))
                 #expect(picture.width == 20 && picture.height == 20)
             }
-            #expect(entry.acceptCommands.first == #"BLURLABEL_RECORD=failed swift test --filter 'GoldenImageTests\.ReportTests/threeParallelFailuresInOnePage\(\)'"#)
+            #expect(
+                entry.acceptCommands.first
+                    == #"BLURLABEL_RECORD=failed swift test --filter 'GoldenImageTests\.ReportTests/threeParallelFailuresInOnePage\(\)'"#
+            )
             #expect(entry.acceptCommands.last?.hasPrefix("cp ") == true)
         }
         let html = try String(contentsOfFile: report.page, encoding: .utf8)
         #expect(html.components(separatedBy: "<section class=\"entry\"").count == 4)
         #expect(html.components(separatedBy: "<button type=\"button\" class=\"flip\"").count == 4)
-        #expect(!html.contains("http://") && !html.contains("https://"))   // nothing from outside
+        #expect(!html.contains("http://") && !html.contains("https://"))  // nothing from outside
         #expect(outcomes.allSatisfy { $0.message.contains(report.page) })
     }
 
@@ -41,20 +45,24 @@ struct ReportTests {
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("a &quot;quoted&quot; &amp; &#39;odd&#39; &lt;b&gt;name&lt;/b&gt;"))
         #expect(!html.contains("<b>name"))
-        #expect(html.components(separatedBy: "<script>").count == 2)   // the page's own script only
+        #expect(html.components(separatedBy: "<script>").count == 2)  // the page's own script only
         // File names in src attributes are percent-encoded, then escaped.
         #expect(html.contains("src=\"%3Cscript%3Ealert(1)%3C/script%3E-expected.png\""))
     }
 
     @Test("a golden that passes again leaves the page; a new reference is listed as recorded")
     func passingAgainLeavesThePage() throws {
-        let golden = try folder(), artifacts = try folder()
+        let golden = try folder()
+        let artifacts = try folder()
         let record = GoldenOptions(folder: golden, record: .missing, artifacts: artifacts)
         let recorded = GoldenChecker(options: record, filePath: #filePath).check(try square(at: 3), named: "sq")
         #expect(recorded.referenceWritten)
         let report = ComparisonReport(folder: artifacts.path)
         #expect(try report.entries().map(\.outcome) == [.recorded])
-        let failing = GoldenChecker(options: GoldenOptions(folder: golden, record: .never, artifacts: artifacts), filePath: #filePath)
+        let failing = GoldenChecker(
+            options: GoldenOptions(folder: golden, record: .never, artifacts: artifacts),
+            filePath: #filePath
+        )
         _ = failing.check(try square(at: 9), named: "sq")
         #expect(try report.entries().map(\.outcome) == [.failed])
         _ = failing.check(try square(at: 3), named: "sq")
@@ -69,7 +77,9 @@ struct ReportTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
-                    for i in 0..<5 { try report.add(ComparisonReportEntry(name: "w\(worker)-\(i)", outcome: .failed, summary: "s")) }
+                    for i in 0..<5 {
+                        try report.add(ComparisonReportEntry(name: "w\(worker)-\(i)", outcome: .failed, summary: "s"))
+                    }
                 }
             }
             try await group.waitForAll()
@@ -81,12 +91,19 @@ struct ReportTests {
 
     @Test("a transparent picture fails against a white reference in assertGolden too")
     func transparentFailsAgainstWhite() throws {
-        let golden = try folder(), artifacts = try folder()
+        let golden = try folder()
+        let artifacts = try folder()
         let white = try Image(width: 6, height: 6, fill: .white)
-        _ = GoldenChecker(options: GoldenOptions(folder: golden, record: .missing, artifacts: artifacts), filePath: #filePath).check(white, named: "w")
+        _ = GoldenChecker(
+            options: GoldenOptions(folder: golden, record: .missing, artifacts: artifacts),
+            filePath: #filePath
+        ).check(white, named: "w")
         for metric in ComparisonMetric.allCases {
             let options = GoldenOptions(folder: golden, record: .never, metric: metric, artifacts: artifacts)
-            let outcome = GoldenChecker(options: options, filePath: #filePath).check(try Image(width: 6, height: 6), named: "w")
+            let outcome = GoldenChecker(options: options, filePath: #filePath).check(
+                try Image(width: 6, height: 6),
+                named: "w"
+            )
             #expect(!outcome.passed && outcome.message.contains("36 of 36 pixels differ"))
         }
     }

@@ -1,21 +1,30 @@
 import BlurredLabelCore
 import Foundation
 import XCTest
+
 @testable import GoldenImage
 
 /// Under XCTest (no Swift Testing test running), failures arrive through XCTFail.
 final class XCTestReportingTests: XCTestCase {
     private var recorded: [String] = []
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String,
+        inFile filePath: String,
+        atLine lineNumber: Int,
+        expected: Bool
+    ) {
         recorded.append(description)
     }
 
     func testFailureIsReportedThroughXCTFail() throws {
         XCTAssertFalse(GoldenReporter.swiftTestingIsRunning)
         let golden = FileManager.default.temporaryDirectory.appendingPathComponent("golden-xct-\(UUID().uuidString)")
-        let outcome = assertGolden(try Image(width: 2, height: 2, fill: .white), named: "x",
-                                   options: GoldenOptions(folder: golden, record: .never))
+        let outcome = assertGolden(
+            try Image(width: 2, height: 2, fill: .white),
+            named: "x",
+            options: GoldenOptions(folder: golden, record: .never)
+        )
         XCTAssertFalse(outcome.passed)
         XCTAssertEqual(recorded.count, 1)
         XCTAssertTrue(recorded.first?.contains("no reference") ?? false)

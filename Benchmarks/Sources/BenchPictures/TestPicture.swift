@@ -5,8 +5,11 @@ import BlurredLabelCore
 /// when it has four channels (colour at or below alpha).
 public func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
     // Hard-edged content: squares, 1-px lines and noise, deterministic.
-    var state: UInt64 = 0x9E3779B97F4A7C15
-    func next() -> UInt8 { state = state &* 6364136223846793005 &+ 1442695040888963407; return UInt8(state >> 56) }
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> UInt8 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(state >> 56)
+    }
     var out = [UInt8](repeating: 0, count: width * height * channels)
     for y in 0..<height {
         for x in 0..<width {
@@ -34,6 +37,8 @@ public func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
 
 /// The square RGBA picture and mask the blur benchmarks time, `size` pixels a side.
 public func testPictures(size: Int) throws -> (rgba: Image, mask: CoverageMask) {
-    (try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4)),
-     try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1)))
+    (
+        try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4)),
+        try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))
+    )
 }

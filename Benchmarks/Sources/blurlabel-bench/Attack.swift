@@ -23,11 +23,15 @@ enum Attack {
     /// Sum of squared differences, giving up once it passes `limit`.
     @inline(__always)
     static func distance(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int, limit: Int) -> Int {
-        var total = 0, i = 0
+        var total = 0
+        var i = 0
         while i < count {
             let end = min(count, i + 1024)
             var chunk: Int32 = 0
-            for k in i..<end { let d = Int32(a[k]) - Int32(b[k]); chunk &+= d &* d }
+            for k in i..<end {
+                let d = Int32(a[k]) - Int32(b[k])
+                chunk &+= d &* d
+            }
             total += Int(chunk)
             if total > limit { return total }
             i = end
@@ -37,19 +41,24 @@ enum Attack {
 
     /// 4×4 box averages, for ordering candidates before the exact search.
     static func coarse(_ image: [UInt8], width: Int, height: Int) -> [UInt8] {
-        let w = width / 4, h = height / 4
+        let w = width / 4
+        let h = height / 4
         var out = [UInt8](repeating: 0, count: w * h)
-        for y in 0..<h { for x in 0..<w {
-            var s = 0
-            for dy in 0..<4 { for dx in 0..<4 { s += Int(image[(y * 4 + dy) * width + x * 4 + dx]) } }
-            out[y * w + x] = UInt8(s / 16)
-        } }
+        for y in 0..<h {
+            for x in 0..<w {
+                var s = 0
+                for dy in 0..<4 { for dx in 0..<4 { s += Int(image[(y * 4 + dy) * width + x * 4 + dx]) } }
+                out[y * w + x] = UInt8(s / 16)
+            }
+        }
         return out
     }
 
     /// Wilson score interval for k successes in n trials, 95%.
     static func wilson(_ k: Int, _ n: Int) -> (Double, Double) {
-        let z = 1.959964, p = Double(k) / Double(n), nn = Double(n)
+        let z = 1.959964
+        let p = Double(k) / Double(n)
+        let nn = Double(n)
         let centre = (p + z * z / (2 * nn)) / (1 + z * z / nn)
         let half = z * ((p * (1 - p) + z * z / (4 * nn)) / nn).squareRoot() / (1 + z * z / nn)
         return (max(0, centre - half), min(1, centre + half))
@@ -57,7 +66,9 @@ enum Attack {
 
     static func run(sigmas: [Double], trials: Int) throws {
         let all = candidates()
-        print("candidate-matching attack: \(all.count) candidates of \\d{1,2}\\.\\d{2} €, \(trials) random secrets per row, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print(
+            "candidate-matching attack: \(all.count) candidates of \\d{1,2}\\.\\d{2} €, \(trials) random secrets per row, \(ProcessInfo.processInfo.activeProcessorCount) cores"
+        )
         print("mode    sigma  recovered  top-1 rate  95% interval         chance   seconds")
         for sigma in sigmas {
             let start = Date()
@@ -68,7 +79,9 @@ enum Attack {
             var fixed = LabelStyle(radius: sigma)
             fixed.canvas = try CanvasSize(width: size.width + 8, height: size.height + 4)
             let style = fixed
-            let width = style.canvas!.width, height = style.canvas!.height, count = width * height
+            let width = style.canvas!.width
+            let height = style.canvas!.height
+            let count = width * height
             // Render every candidate (in parallel: one label per thread).
             let rendered = Renders(count: all.count)
             DispatchQueue.concurrentPerform(iterations: ProcessInfo.processInfo.activeProcessorCount) { worker in
@@ -86,27 +99,51 @@ enum Attack {
                 let observed = try secrets.map { mode == "plain" ? images[$0] : try grey(all[$0], style: secureStyle) }
                 let hits = Counter()
                 DispatchQueue.concurrentPerform(iterations: trials) { t in
-                    let target = observed[t], targetCoarse = coarse(target, width: width, height: height)
+                    let target = observed[t]
+                    let targetCoarse = coarse(target, width: width, height: height)
                     let order = (0..<all.count).map { c -> (Int, Int) in
                         var d = 0
-                        for k in 0..<targetCoarse.count { let e = Int(targetCoarse[k]) - Int(coarseImages[c][k]); d += e * e }
+                        for k in 0..<targetCoarse.count {
+                            let e = Int(targetCoarse[k]) - Int(coarseImages[c][k])
+                            d += e * e
+                        }
                         return (d, c)
                     }.sorted { $0 < $1 }
-                    var best = Int.max, bestIndex = -1
+                    var best = Int.max
+                    var bestIndex = -1
                     target.withUnsafeBufferPointer { a in
                         flat.withUnsafeBufferPointer { all in
                             for (_, c) in order {
-                                let d = distance(a.baseAddress!, all.baseAddress! + c * count, count: count, limit: best)
-                                if d < best { best = d; bestIndex = c }
+                                let d = distance(
+                                    a.baseAddress!,
+                                    all.baseAddress! + c * count,
+                                    count: count,
+                                    limit: best
+                                )
+                                if d < best {
+                                    best = d
+                                    bestIndex = c
+                                }
                             }
                         }
                     }
                     if bestIndex == secrets[t] { hits.add() }
                 }
                 let (low, high) = wilson(hits.value, trials)
-                print(String(format: "%@ %5.1f  %4d/%-4d  %9.2f%%  [%6.2f%%, %6.2f%%]  %6.3f%%  %7.1f",
-                             mode.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString, sigma, hits.value, trials, 100 * Double(hits.value) / Double(trials),
-                             100 * low, 100 * high, 100.0 / Double(all.count), Date().timeIntervalSince(start)))
+                print(
+                    String(
+                        format: "%@ %5.1f  %4d/%-4d  %9.2f%%  [%6.2f%%, %6.2f%%]  %6.3f%%  %7.1f",
+                        mode.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString,
+                        sigma,
+                        hits.value,
+                        trials,
+                        100 * Double(hits.value) / Double(trials),
+                        100 * low,
+                        100 * high,
+                        100.0 / Double(all.count),
+                        Date().timeIntervalSince(start)
+                    )
+                )
             }
         }
     }
@@ -117,12 +154,20 @@ final class Renders: @unchecked Sendable {
     private var slots: [[UInt8]]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ value: [UInt8]) { lock.lock(); slots[i] = value; lock.unlock() }
+    func set(_ i: Int, _ value: [UInt8]) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
     var values: [[UInt8]] { slots }
 }
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var value = 0
-    func add() { lock.lock(); value += 1; lock.unlock() }
+    func add() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
 }

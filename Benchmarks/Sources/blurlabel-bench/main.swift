@@ -25,15 +25,23 @@ do {
         }
         for sigma in sigmas {
             let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
-            for kind in (ProcessInfo.processInfo.environment["BENCH_KINDS"] ?? "rgba,mask").split(separator: ",").map(String.init) {
+            for kind in (ProcessInfo.processInfo.environment["BENCH_KINDS"] ?? "rgba,mask").split(separator: ",").map(
+                String.init
+            ) {
                 var best = Double.infinity
                 var output: [UInt8] = []
                 for _ in 0..<repeats {
                     let t0 = now()
-                    if kind == "rgba" { output = blur.apply(to: rgba, threads: threads).pixels } else { output = blur.apply(to: mask, threads: threads).values }
+                    if kind == "rgba" {
+                        output = blur.apply(to: rgba, threads: threads).pixels
+                    } else {
+                        output = blur.apply(to: mask, threads: threads).values
+                    }
                     best = min(best, now() - t0)
                 }
-                print("blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000)) threads=\(threads) isa=\(BlurKernelVariant.active.rawValue)")
+                print(
+                    "blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000)) threads=\(threads) isa=\(BlurKernelVariant.active.rawValue)"
+                )
                 if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
             }
         }
@@ -53,25 +61,36 @@ do {
         fflush(nil)
         while let line = readLine() {
             let fields = line.split(separator: " ").map(String.init)
-            guard fields.count >= 3, ["rgba", "mask"].contains(fields[0]), let sigma = Double(fields[1]), let threads = Int(fields[2]) else {
-                FileHandle.standardError.write("blurlabel-bench serve: not KIND SIGMA THREADS [OUTPUT]: \(line)\n".data(using: .utf8)!)
+            guard fields.count >= 3, ["rgba", "mask"].contains(fields[0]), let sigma = Double(fields[1]),
+                let threads = Int(fields[2])
+            else {
+                FileHandle.standardError.write(
+                    "blurlabel-bench serve: not KIND SIGMA THREADS [OUTPUT]: \(line)\n".data(using: .utf8)!
+                )
                 exit(2)
             }
             let blur = try GaussianBlur(sigma: sigma, edges: .clamp)
             let t0 = now()
-            let output = fields[0] == "rgba" ? blur.apply(to: rgba, threads: threads).pixels : blur.apply(to: mask, threads: threads).values
+            let output =
+                fields[0] == "rgba"
+                ? blur.apply(to: rgba, threads: threads).pixels : blur.apply(to: mask, threads: threads).values
             let elapsed = now() - t0
             if fields.count > 3 { try FileIO.write(output, to: fields[3]) }
             print(String(format: "%.4f", elapsed * 1000))
-            fflush(nil)   // every stream: the answer goes out now
+            fflush(nil)  // every stream: the answer goes out now
         }
     case "kernels":
         let sigmas = (args.count > 2 ? args[2] : "0.5,1,2.5").split(separator: ",").map { Double($0)! }
-        try benchmarkKernels(sigmas: sigmas, size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
-                             repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!)
+        try benchmarkKernels(
+            sigmas: sigmas,
+            size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
+            repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!
+        )
     case "png-filter":
-        try benchmarkPNGFilter(size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
-                               repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!)
+        try benchmarkPNGFilter(
+            size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
+            repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!
+        )
     case "png":
         // Encoding settings on typical labels: bytes and time per image.
         var images: [Image] = []
@@ -100,19 +119,33 @@ do {
             for image in images { plans.append(PNGColorPlan.smallest(for: [image])) }
             print(String(format: "choosing the colour type: %.1f µs", (now() - t0) / 2000 * 1e6))
             t0 = now()
-            for (image, plan) in zip(images, plans) { _ = try PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .runLength).encode(image, plan: plan) }
+            for (image, plan) in zip(images, plans) {
+                _ = try PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .runLength).encode(image, plan: plan)
+            }
             print(String(format: "encoding with a known plan (paeth, rle): %.1f µs", (now() - t0) / 2000 * 1e6))
         }
         for (name, encoder) in settings {
             let t0 = now()
             var bytes = 0
             for image in images { bytes += try encoder.encode(image).count }
-            print(String(format: "%-28@ %7.1f bytes  %6.1f µs", name as NSString, Double(bytes) / 2000, (now() - t0) / 2000 * 1e6))
+            print(
+                String(
+                    format: "%-28@ %7.1f bytes  %6.1f µs",
+                    name as NSString,
+                    Double(bytes) / 2000,
+                    (now() - t0) / 2000 * 1e6
+                )
+            )
         }
     case "compare":
         // Golden-image comparison of two 3840×2160 pictures: identical, and differing in a band.
-        let width = 3840, height = 2160
-        let a = try Image(width: width, height: height, premultipliedRGBA: testPicture(width: width, height: height, channels: 4))
+        let width = 3840
+        let height = 2160
+        let a = try Image(
+            width: width,
+            height: height,
+            premultipliedRGBA: testPicture(width: width, height: height, channels: 4)
+        )
         // Separate buffers, as two decoded files would be.
         let same = try Image(width: width, height: height, premultipliedRGBA: a.pixels.map { $0 })
         var b = same
@@ -128,7 +161,15 @@ do {
                     best = min(best, now() - t0)
                     summary = result.summary
                 }
-                print(String(format: "compare 3840x2160 %@ %@: %.1f ms (%@)", metric.rawValue, name as NSString, best * 1000, summary as NSString))
+                print(
+                    String(
+                        format: "compare 3840x2160 %@ %@: %.1f ms (%@)",
+                        metric.rawValue,
+                        name as NSString,
+                        best * 1000,
+                        summary as NSString
+                    )
+                )
             }
         }
     case "phases":
@@ -137,42 +178,57 @@ do {
         var t0 = now()
         let bytes = try FileIO.read(path)
         let image = try PNGDecoder.decode(bytes)
-        print(String(format: "read + decode: %.1f ms", (now() - t0) * 1000)); t0 = now()
+        print(String(format: "read + decode: %.1f ms", (now() - t0) * 1000))
+        t0 = now()
         var redaction = Redaction(image: image)
-        for (x, y, w, h) in [(40, 20, 600, 60), (900, 300, 400, 200), (100, 700, 800, 120), (1500, 50, 380, 900), (700, 950, 500, 100)] {
+        for (x, y, w, h) in [
+            (40, 20, 600, 60), (900, 300, 400, 200), (100, 700, 800, 120), (1500, 50, 380, 900), (700, 950, 500, 100),
+        ] {
             redaction.add(.init(x: x, y: y, width: w, height: h), mode: .blur(radius: 8))
         }
         let out = try redaction.render()
-        print(String(format: "redact: %.1f ms", (now() - t0) * 1000)); t0 = now()
+        print(String(format: "redact: %.1f ms", (now() - t0) * 1000))
+        t0 = now()
         let plan = PNGColorPlan.smallest(for: [out])
-        print(String(format: "colour plan: %.1f ms (%@)", (now() - t0) * 1000, "\(plan)" as NSString)); t0 = now()
+        print(String(format: "colour plan: %.1f ms (%@)", (now() - t0) * 1000, "\(plan)" as NSString))
+        t0 = now()
         let encoded = try PNGEncoder().encode(out, plan: plan)
         print(String(format: "encode: %.1f ms, %d bytes", (now() - t0) * 1000, encoded.count))
-        for (name, encoder) in [("parallel level 5", PNGEncoder(compressionLevel: 5)), ("parallel level 4", PNGEncoder(compressionLevel: 4)),
-                                ("parallel level 3", PNGEncoder(compressionLevel: 3)),
-                                ("level 6 paeth", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .standard)),
-                                ("level 6 sub", PNGEncoder(compressionLevel: 6, filters: .sub, strategy: .standard)),
-                                ("level 6 up", PNGEncoder(compressionLevel: 6, filters: .up, strategy: .standard)),
-                                ("level 4 adaptive", PNGEncoder(compressionLevel: 4, strategy: .standard)),
-                                ("level 3 adaptive", PNGEncoder(compressionLevel: 3, strategy: .standard)),
-                                ("level 6 filtered", PNGEncoder(compressionLevel: 6, strategy: .filtered)),
-                                ("level 6 rle", PNGEncoder(compressionLevel: 6, strategy: .runLength)),
-                                ("level 6 sub+paeth", PNGEncoder(compressionLevel: 6, filters: [.sub, .paeth], strategy: .standard)),
-                                ("level 6 none+sub+up", PNGEncoder(compressionLevel: 6, filters: [.none, .sub, .up], strategy: .standard)),
-                                ("level 5 sub", PNGEncoder(compressionLevel: 5, filters: .sub, strategy: .standard))] {
+        for (name, encoder) in [
+            ("parallel level 5", PNGEncoder(compressionLevel: 5)),
+            ("parallel level 4", PNGEncoder(compressionLevel: 4)),
+            ("parallel level 3", PNGEncoder(compressionLevel: 3)),
+            ("level 6 paeth", PNGEncoder(compressionLevel: 6, filters: .paeth, strategy: .standard)),
+            ("level 6 sub", PNGEncoder(compressionLevel: 6, filters: .sub, strategy: .standard)),
+            ("level 6 up", PNGEncoder(compressionLevel: 6, filters: .up, strategy: .standard)),
+            ("level 4 adaptive", PNGEncoder(compressionLevel: 4, strategy: .standard)),
+            ("level 3 adaptive", PNGEncoder(compressionLevel: 3, strategy: .standard)),
+            ("level 6 filtered", PNGEncoder(compressionLevel: 6, strategy: .filtered)),
+            ("level 6 rle", PNGEncoder(compressionLevel: 6, strategy: .runLength)),
+            ("level 6 sub+paeth", PNGEncoder(compressionLevel: 6, filters: [.sub, .paeth], strategy: .standard)),
+            ("level 6 none+sub+up", PNGEncoder(compressionLevel: 6, filters: [.none, .sub, .up], strategy: .standard)),
+            ("level 5 sub", PNGEncoder(compressionLevel: 5, filters: .sub, strategy: .standard)),
+        ] {
             t0 = now()
             let e = try encoder.encode(out, plan: plan)
             print(String(format: "  %@: %.1f ms, %d bytes", name as NSString, (now() - t0) * 1000, e.count))
         }
     case "secure-redact":
         // A full-frame secure region on a 1920×1080 picture (fill from outside + blur), in-process.
-        let width = 1920, height = 1080
+        let width = 1920
+        let height = 1080
         let repeats = Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "7")!
-        let picture = try Image(width: width, height: height, premultipliedRGBA: testPicture(width: width, height: height, channels: 4))
+        let picture = try Image(
+            width: width,
+            height: height,
+            premultipliedRGBA: testPicture(width: width, height: height, channels: 4)
+        )
         let full = Redaction.Rect(x: 0, y: 0, width: width, height: height)
-        for (name, rect, sigma) in [("full frame", full, 8.0), ("full frame (fill only)", full, 0),
-                                    ("centre 1280x720", Redaction.Rect(x: 320, y: 180, width: 1280, height: 720), 8),
-                                    ("centre 1280x720 (fill only)", Redaction.Rect(x: 320, y: 180, width: 1280, height: 720), 0)] {
+        for (name, rect, sigma) in [
+            ("full frame", full, 8.0), ("full frame (fill only)", full, 0),
+            ("centre 1280x720", Redaction.Rect(x: 320, y: 180, width: 1280, height: 720), 8),
+            ("centre 1280x720 (fill only)", Redaction.Rect(x: 320, y: 180, width: 1280, height: 720), 0),
+        ] {
             var redaction = Redaction(image: picture)
             redaction.add(rect, mode: .secure(radius: sigma))
             var best = Double.infinity
@@ -181,14 +237,25 @@ do {
                 _ = try redaction.render()
                 best = min(best, now() - t0)
             }
-            print(String(format: "secure redact 1920x1080, %@, sigma %g: %.1f ms (best of %d)", name as NSString, sigma, best * 1000, repeats))
+            print(
+                String(
+                    format: "secure redact 1920x1080, %@, sigma %g: %.1f ms (best of %d)",
+                    name as NSString,
+                    sigma,
+                    best * 1000,
+                    repeats
+                )
+            )
         }
     case "attack":
         let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
         let trials = args.count > 3 ? Int(args[3])! : 500
         try Attack.run(sigmas: sigmas, trials: trials)
     default:
-        FileHandle.standardError.write("usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n".data(using: .utf8)!)
+        FileHandle.standardError.write(
+            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n"
+                .data(using: .utf8)!
+        )
         exit(2)
     }
 } catch {

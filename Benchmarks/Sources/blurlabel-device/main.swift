@@ -1,5 +1,6 @@
 import BenchPictures
 import BlurredLabelCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,8 @@ func fail(_ message: String) -> Never {
 func fixed(_ value: Double, _ places: Int) -> String {
     let scale = (0..<places).reduce(1) { result, _ in result * 10 }
     let scaled = Int((value * Double(scale)).rounded())
-    let whole = String(scaled / scale), fraction = String(scaled % scale)
+    let whole = String(scaled / scale)
+    let fraction = String(scaled % scale)
     return places == 0 ? whole : whole + "." + String(repeating: "0", count: places - fraction.count) + fraction
 }
 
@@ -57,23 +59,40 @@ func checkVariants() -> Int32 {
     let sigmas: [Double] = [0.25, 0.5, 0.7, 1, 1.2, 1.7, 2.5, 2.99, 3, 8, 8.99, 9, 20, 60]
     let threadCounts = Array(Set([1, 3, defaultThreadCount])).sorted()
     print("cores: \(defaultThreadCount); variants this CPU runs: \(variants.map(\.rawValue).joined(separator: " "))")
-    var digest = Digest(), checked = 0, differing: [String] = []
+    var digest = Digest()
+    var checked = 0
+    var differing: [String] = []
     do {
         for (width, height) in [(203, 71), (517, 29), (1031, 257)] {
-            let image = try Image(width: width, height: height, premultipliedRGBA: testPicture(width: width, height: height, channels: 4))
-            let mask = try CoverageMask(width: width, height: height, values: testPicture(width: width, height: height, channels: 1))
+            let image = try Image(
+                width: width,
+                height: height,
+                premultipliedRGBA: testPicture(width: width, height: height, channels: 4)
+            )
+            let mask = try CoverageMask(
+                width: width,
+                height: height,
+                values: testPicture(width: width, height: height, channels: 1)
+            )
             for sigma in sigmas {
                 for edges in [BlurEdges.clamp, .transparent] {
                     let blur = try GaussianBlur(sigma: sigma, edges: edges)
-                    let reference = (blur.using(.baseline).apply(to: image, threads: 1).pixels,
-                                     blur.using(.baseline).apply(to: mask, threads: 1).values)
+                    let reference = (
+                        blur.using(.baseline).apply(to: image, threads: 1).pixels,
+                        blur.using(.baseline).apply(to: mask, threads: 1).values
+                    )
                     digest.add(reference.0)
                     digest.add(reference.1)
                     for variant in variants {
                         for threads in threadCounts {
-                            let what = "\(variant.rawValue) \(width)x\(height) sigma \(sigma) \(edges) \(threads) threads"
-                            if blur.using(variant).apply(to: image, threads: threads).pixels != reference.0 { differing.append("RGBA " + what) }
-                            if blur.using(variant).apply(to: mask, threads: threads).values != reference.1 { differing.append("mask " + what) }
+                            let what =
+                                "\(variant.rawValue) \(width)x\(height) sigma \(sigma) \(edges) \(threads) threads"
+                            if blur.using(variant).apply(to: image, threads: threads).pixels != reference.0 {
+                                differing.append("RGBA " + what)
+                            }
+                            if blur.using(variant).apply(to: mask, threads: threads).values != reference.1 {
+                                differing.append("mask " + what)
+                            }
                             checked += 2
                         }
                     }
@@ -101,8 +120,12 @@ func measureScaling(arguments: [String]) {
     let sigmas = list(3, "1,2.5,8,20") { Double($0) }
     let threadCounts = list(4, "1,2,4,8,16") { Int($0) }
     let repeats = list(5, "5") { Int($0) }[0]
-    guard size > 0, size <= 16384, repeats > 0, threadCounts.allSatisfy({ $0 > 0 }) else { fail("size 1...16384, counts above 0") }
-    print("\(size)x\(size), best of \(repeats), variant \(BlurKernelVariant.active.rawValue), \(defaultThreadCount) cores")
+    guard size > 0, size <= 16384, repeats > 0, threadCounts.allSatisfy({ $0 > 0 }) else {
+        fail("size 1...16384, counts above 0")
+    }
+    print(
+        "\(size)x\(size), best of \(repeats), variant \(BlurKernelVariant.active.rawValue), \(defaultThreadCount) cores"
+    )
     print("picture sigma threads ms speed-up")
     do {
         let (image, mask) = try testPictures(size: size)
@@ -114,7 +137,11 @@ func measureScaling(arguments: [String]) {
                     var best = Double.infinity
                     for _ in 0..<repeats {
                         let start = seconds()
-                        if kind == "rgba" { _ = blur.apply(to: image, threads: threads) } else { _ = blur.apply(to: mask, threads: threads) }
+                        if kind == "rgba" {
+                            _ = blur.apply(to: image, threads: threads)
+                        } else {
+                            _ = blur.apply(to: mask, threads: threads)
+                        }
                         best = min(best, seconds() - start)
                     }
                     if threads == threadCounts[0] { first = best }

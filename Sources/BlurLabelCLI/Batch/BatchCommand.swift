@@ -1,5 +1,6 @@
 import BlurredLabelCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,9 @@ import Glibc
 /// `blurlabel batch MANIFEST.jsonl|- --out DIR`: many labels from a JSON-lines manifest.
 enum BatchCommand {
     static let listing: CommandLineTool.Listing = .init(
-        name: "batch", summary: "render many labels from a JSON-lines manifest, on all cores") { command }
+        name: "batch",
+        summary: "render many labels from a JSON-lines manifest, on all cores"
+    ) { command }
 
     static let spec = CommandSpec(
         name: listing.name,
@@ -15,21 +18,30 @@ enum BatchCommand {
         positionals: ["MANIFEST.jsonl"],
         options: [
             OptionSpec(name: "--out", value: "DIR", help: "folder for the outputs (created if missing); required"),
-            OptionSpec(name: "--jobs", short: "-j", value: "N", help: "worker threads (default: every core); output is the same for any N"),
-            OptionSpec(name: "--shard", value: "I/N", help: "render only lines I, I+N, I+2N... (1-based); N shards cover the manifest"),
+            OptionSpec(
+                name: "--jobs",
+                short: "-j",
+                value: "N",
+                help: "worker threads (default: every core); output is the same for any N"
+            ),
+            OptionSpec(
+                name: "--shard",
+                value: "I/N",
+                help: "render only lines I, I+N, I+2N... (1-based); N shards cover the manifest"
+            ),
             OptionSpec(name: "--resume", help: "skip outputs that already exist (every file written is whole)"),
             OptionSpec(name: "--force", help: "render outputs that already exist again"),
         ],
         details: """
-        Each line is one JSON object: "text", "output" (a file name under DIR) and any render option
-        by the same name without dashes, e.g. {"text":"56.00 €","output":"a.png","radius":2.5,"secure":true}.
-        A bad line is reported with its number and does not stop the others; the exit status is 2 if
-        any line failed. In a manifest file, lines naming the same output are an error found before
-        rendering starts; lines from standard input are not read ahead, so there a later line finds
-        an earlier one's output as an existing file (refused, or replaced with --force).
-        With '-' as the manifest, lines come from standard input and one JSON result per line goes to
-        standard output, in input order: {"line":1,"output":"a.png","ok":true} (Spark's RDD.pipe).
-        """
+            Each line is one JSON object: "text", "output" (a file name under DIR) and any render option
+            by the same name without dashes, e.g. {"text":"56.00 €","output":"a.png","radius":2.5,"secure":true}.
+            A bad line is reported with its number and does not stop the others; the exit status is 2 if
+            any line failed. In a manifest file, lines naming the same output are an error found before
+            rendering starts; lines from standard input are not read ahead, so there a later line finds
+            an earlier one's output as an existing file (refused, or replaced with --force).
+            With '-' as the manifest, lines come from standard input and one JSON result per line goes to
+            standard output, in input order: {"line":1,"output":"a.png","ok":true} (Spark's RDD.pipe).
+            """
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
@@ -38,13 +50,20 @@ enum BatchCommand {
 
     static func run(_ arguments: ParsedArguments, _ output: CommandLineTool.Output, stop: BatchStop) throws -> Int32 {
         guard let folderPath = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
-        let jobs = try OptionValues.integer(arguments.value("--jobs") ?? String(defaultThreadCount), option: "--jobs", range: 1...1024)
+        let jobs = try OptionValues.integer(
+            arguments.value("--jobs") ?? String(defaultThreadCount),
+            option: "--jobs",
+            range: 1...1024
+        )
         let shard = try arguments.value("--shard").map(Shard.init(parsing:)) ?? .all
-        let resume = arguments.has("--resume"), force = arguments.has("--force")
+        let resume = arguments.has("--resume")
+        let force = arguments.has("--force")
         if resume && force { throw UsageError(message: "--resume and --force cannot be combined") }
         let manifest = arguments.positionals[0]
         let streaming = manifest == "-"
-        if streaming && arguments.value("--shard") != nil { throw UsageError(message: "--shard needs a manifest file, not standard input") }
+        if streaming && arguments.value("--shard") != nil {
+            throw UsageError(message: "--shard needs a manifest file, not standard input")
+        }
         let reader = try ManifestReader(path: manifest)
         // Only a regular file can be read twice (scanned, then rendered); a pipe or device is read once.
         let scanned = !streaming && reader.isRegularFile
@@ -60,12 +79,19 @@ enum BatchCommand {
             }
             if !scan.duplicates.isEmpty {
                 for d in scan.duplicates.prefix(20) {
-                    output.standardError("blurlabel batch: line \(d.line): output '\(d.output)' is also named by line \(d.other)\n")
+                    output.standardError(
+                        "blurlabel batch: line \(d.line): output '\(d.output)' is also named by line \(d.other)\n"
+                    )
                 }
-                throw UsageError(message: "\(scan.duplicates.count) line(s) name an output another line names; nothing rendered")
+                throw UsageError(
+                    message: "\(scan.duplicates.count) line(s) name an output another line names; nothing rendered"
+                )
             }
             if scan.existing > 0 && !resume && !force {
-                throw UsageError(message: "\(scan.existing) output(s) already exist in \(folderPath); use --resume to skip them or --force to redo them")
+                throw UsageError(
+                    message:
+                        "\(scan.existing) output(s) already exist in \(folderPath); use --resume to skip them or --force to redo them"
+                )
             }
             total = scan.linesInShard
         }
@@ -76,9 +102,17 @@ enum BatchCommand {
         }
         // With a scanned manifest and the folder locked, no output exists unless the scan saw it.
         let existing: BatchRunner.Existing = resume ? .skip : force ? .redo : scanned ? .redo : .refuse
-        let runner = BatchRunner(reader: reader, folder: folder!, jobs: jobs, shard: shard, existing: existing,
-                                 streaming: streaming, progress: BatchProgress(total: total, output: output), output: output,
-                                 stop: stop)
+        let runner = BatchRunner(
+            reader: reader,
+            folder: folder!,
+            jobs: jobs,
+            shard: shard,
+            existing: existing,
+            streaming: streaming,
+            progress: BatchProgress(total: total, output: output),
+            output: output,
+            stop: stop
+        )
         return runner.run()
     }
 }

@@ -1,4 +1,5 @@
 import BlurredLabelCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,11 @@ final class BatchProgress {
             text += "/\(total)"
             let eta = rate > 0 ? Double(total - done) / rate : 0
             if live {
-                let width = 30, filled = total == 0 ? width : min(width, width * done / max(1, total))
-                text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + text
+                let width = 30
+                let filled = total == 0 ? width : min(width, width * done / max(1, total))
+                text =
+                    "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+                    + text
             }
             text += cFormat(" %.0f labels/s, ETA ", rate) + Self.duration(eta)
         } else {

@@ -1,4 +1,5 @@
 import BlurredLabelCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,10 +39,24 @@ final class BatchRunner: Sendable {
         var rendered = 0, skipped = 0, failed = 0
     }
 
-    init(reader: sending ManifestReader, folder: OutputFolder, jobs: Int, shard: Shard, existing: Existing, streaming: Bool,
-         progress: sending BatchProgress, output: CommandLineTool.Output, stop: BatchStop = BatchStop()) {
-        self.folder = folder; self.jobs = jobs; self.shard = shard; self.existing = existing
-        self.streaming = streaming; self.output = output; self.stop = stop
+    init(
+        reader: sending ManifestReader,
+        folder: OutputFolder,
+        jobs: Int,
+        shard: Shard,
+        existing: Existing,
+        streaming: Bool,
+        progress: sending BatchProgress,
+        output: CommandLineTool.Output,
+        stop: BatchStop = BatchStop()
+    ) {
+        self.folder = folder
+        self.jobs = jobs
+        self.shard = shard
+        self.existing = existing
+        self.streaming = streaming
+        self.output = output
+        self.stop = stop
         reader.shouldStop = { stop.isRequested }
         shared = LockedValue(Shared(reader: reader, progress: progress))
     }
@@ -54,13 +69,27 @@ final class BatchRunner: Sendable {
             let mine = work()
             tallies.withLock { $0.append(mine) }
         }
-        let total = tallies.withLock { $0.reduce(into: Tally()) { $0.rendered += $1.rendered; $0.skipped += $1.skipped; $0.failed += $1.failed } }
+        let total = tallies.withLock {
+            $0.reduce(into: Tally()) {
+                $0.rendered += $1.rendered
+                $0.skipped += $1.skipped
+                $0.failed += $1.failed
+            }
+        }
         shared.withLock { $0.progress.finish() }
         let seconds = started.seconds
         let interrupted = stop.isRequested
-        output.standardError("batch: " + (interrupted ? "interrupted; " : "")
-                             + cFormat("rendered %ld, skipped %ld, failed %ld in %.1f s (%.0f labels/s)\n",
-                                       total.rendered, total.skipped, total.failed, seconds, Double(total.rendered) / max(seconds, 1e-9)))
+        output.standardError(
+            "batch: " + (interrupted ? "interrupted; " : "")
+                + cFormat(
+                    "rendered %ld, skipped %ld, failed %ld in %.1f s (%.0f labels/s)\n",
+                    total.rendered,
+                    total.skipped,
+                    total.failed,
+                    seconds,
+                    Double(total.rendered) / max(seconds, 1e-9)
+                )
+        )
         if interrupted { return 130 }
         return total.failed > 0 ? 2 : 0
     }
@@ -120,12 +149,14 @@ final class BatchRunner: Sendable {
     enum Outcome {
         /// A rendered line's warnings: installed fonts that could not be used, characters no font
         /// has (none for a secure line: its text is never rendered, so never named).
-        case rendered(String, warnings: [String]), skipped(String), failed(String?, String)
+        case rendered(String, warnings: [String])
+        case skipped(String)
+        case failed(String?, String)
     }
 
     private func process(_ bytes: [UInt8]) -> Outcome {
         var name: String? = nil
-        var secretValues: [String]? = nil   // a secure line's text and values: never in a message
+        var secretValues: [String]? = nil  // a secure line's text and values: never in a message
         do {
             let line = try ManifestLine(bytes: bytes)
             name = line.output
@@ -133,7 +164,8 @@ final class BatchRunner: Sendable {
             if existing != .redo && folder.exists(line.output) {
                 switch existing {
                 case .skip: return .skipped(line.output)
-                case .refuse: return .failed(line.output, "output '\(line.output)' already exists (use --resume or --force)")
+                case .refuse:
+                    return .failed(line.output, "output '\(line.output)' already exists (use --resume or --force)")
                 case .redo: break
                 }
             }

@@ -1,5 +1,6 @@
 import BlurredLabelCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,6 +39,9 @@ func catchingStopSignals<T>(_ body: () throws -> T) rethrows -> T {
     let previousTerm = signal(SIGTERM) { _ in stopSignalCount.add(1, ordering: .relaxed) }
     if isIgnoredSignalHandler(previousInt) { signal(SIGINT, SIG_IGN) }
     if isIgnoredSignalHandler(previousTerm) { signal(SIGTERM, SIG_IGN) }
-    defer { signal(SIGINT, previousInt); signal(SIGTERM, previousTerm) }
+    defer {
+        signal(SIGINT, previousInt)
+        signal(SIGTERM, previousTerm)
+    }
     return try body()
 }

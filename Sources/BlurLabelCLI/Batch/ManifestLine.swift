@@ -21,9 +21,13 @@ struct ManifestLine {
         let parsed: JSONValue
         do { parsed = try JSONValue(parsing: bytes) } catch {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-                throw LineError("the line starts with a byte order mark (U+FEFF), which JSON does not allow: save the manifest as UTF-8 without one")
+                throw LineError(
+                    "the line starts with a byte order mark (U+FEFF), which JSON does not allow: save the manifest as UTF-8 without one"
+                )
             }
-            throw LineError(error.kind == .duplicateKey ? "a key appears twice (each may be given once)" : Self.notAnObject)
+            throw LineError(
+                error.kind == .duplicateKey ? "a key appears twice (each may be given once)" : Self.notAnObject
+            )
         }
         guard case let .object(fields) = parsed else { throw LineError(Self.notAnObject) }
         if let unknown = fields.keys.sorted().first(where: { !Self.keys.contains($0) }) {
@@ -32,7 +36,9 @@ struct ManifestLine {
         guard case let .string(text)? = fields["text"] else {
             throw LineError(fields["text"] == nil ? "missing \"text\"" : "\"text\" must be a string")
         }
-        guard case let .string(output)? = fields["output"], !output.isEmpty else { throw LineError("missing \"output\" (a file name)") }
+        guard case let .string(output)? = fields["output"], !output.isEmpty else {
+            throw LineError("missing \"output\" (a file name)")
+        }
         self.text = text
         self.output = try Self.normalisedOutput(output)
         var options: [String: OptionValue] = [:]
@@ -56,7 +62,8 @@ struct ManifestLine {
         guard !output.utf8.contains(0) else { throw LineError("\"output\" must not contain a NUL character") }
         let parts = output.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         guard !output.hasPrefix("/"), !parts.contains(".."), !output.hasSuffix("/"), !parts.isEmpty,
-              output.split(separator: "/", omittingEmptySubsequences: false).last != "." else {
+            output.split(separator: "/", omittingEmptySubsequences: false).last != "."
+        else {
             throw LineError("\"output\" must be a file name under the output folder, got '\(output)'")
         }
         return parts.joined(separator: "/")
@@ -66,15 +73,21 @@ struct ManifestLine {
     /// before rendering: exact for lines without escapes (a string followed by a colon can only be
     /// a key), nil otherwise (the caller then decodes the line in full).
     static func quickOutput(_ bytes: [UInt8]) -> String? {
-        guard !bytes.contains(0x5C) else { return nil } // a backslash: decode properly
+        guard !bytes.contains(0x5C) else { return nil }  // a backslash: decode properly
         let key = Array("\"output\"".utf8)
         var i = 0
         var found: String? = nil
         while i + key.count <= bytes.count {
-            guard bytes[i..<(i + key.count)].elementsEqual(key) else { i += 1; continue }
+            guard bytes[i..<(i + key.count)].elementsEqual(key) else {
+                i += 1
+                continue
+            }
             var j = i + key.count
             while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09) { j += 1 }
-            guard j < bytes.count, bytes[j] == 0x3A else { i += key.count; continue } // not a key
+            guard j < bytes.count, bytes[j] == 0x3A else {
+                i += key.count
+                continue
+            }  // not a key
             j += 1
             while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09) { j += 1 }
             guard j < bytes.count, bytes[j] == 0x22, found == nil else { return nil }

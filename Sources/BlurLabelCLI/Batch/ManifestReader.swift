@@ -1,4 +1,5 @@
 import BlurredLabelCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,7 +82,12 @@ final class ManifestReader {
 
     /// The next line, a line over the limit, a read error, or nil at the end.
     func nextLine() -> Line? {
-        if let failure { self.failure = nil; finished = true; start = end; return .failed(reason: failure) }
+        if let failure {
+            self.failure = nil
+            finished = true
+            start = end
+            return .failed(reason: failure)
+        }
         var skipping = false
         while true {
             if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
@@ -96,7 +102,10 @@ final class ManifestReader {
             if finished {
                 guard start < end else {
                     if skipping { return .tooLong(number: lineNumber) }
-                    if let failure { self.failure = nil; return .failed(reason: failure) }
+                    if let failure {
+                        self.failure = nil
+                        return .failed(reason: failure)
+                    }
                     return nil
                 }
                 defer { start = end }
@@ -111,8 +120,12 @@ final class ManifestReader {
                 lineNumber += 1
             }
             if skipping {
-                start = 0; end = 0
-                if shouldStop() { finished = true; return .tooLong(number: lineNumber) }
+                start = 0
+                end = 0
+                if shouldStop() {
+                    finished = true
+                    return .tooLong(number: lineNumber)
+                }
             }
             // Keep the partial line, grow only when a single line outgrows the buffer.
             if start > 0 {
@@ -120,10 +133,16 @@ final class ManifestReader {
                 end -= start
                 start = 0
             }
-            if end == buffer.count { buffer += [UInt8](repeating: 0, count: min(buffer.count, limit + 1 - buffer.count + 1)) }
+            if end == buffer.count {
+                buffer += [UInt8](repeating: 0, count: min(buffer.count, limit + 1 - buffer.count + 1))
+            }
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { failure = systemErrorText(); finished = true; continue }
+            if n < 0 {
+                failure = systemErrorText()
+                finished = true
+                continue
+            }
             if n == 0 { finished = true } else { end += n }
         }
     }
@@ -133,8 +152,10 @@ final class ManifestReader {
     func nextLines(upTo count: Int) -> [Line] {
         guard let first = nextLine() else { return [] }
         var lines = [first]
-        while lines.count < count, !finished || start < end, buffer[start..<end].contains(0x0A) || (finished && start < end),
-              let line = nextLine() {
+        while lines.count < count, !finished || start < end,
+            buffer[start..<end].contains(0x0A) || (finished && start < end),
+            let line = nextLine()
+        {
             lines.append(line)
         }
         return lines

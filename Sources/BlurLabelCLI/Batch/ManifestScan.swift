@@ -17,17 +17,28 @@ struct ManifestScan {
         let reader = try ManifestReader(path: path)
         reader.shouldStop = { stop.isRequested }
         while let line = reader.nextLine(), !stop.isRequested {
-            let number: Int, bytes: [UInt8]
+            let number: Int
+            let bytes: [UInt8]
             switch line {
-            case let .line(n, b): number = n; bytes = b
-            case let .tooLong(n): if shard.contains(line: n) { linesInShard += 1 }; continue
+            case let .line(n, b):
+                number = n
+                bytes = b
+            case let .tooLong(n):
+                if shard.contains(line: n) { linesInShard += 1 }
+                continue
             case let .failed(reason): throw FileError.cannotRead(path: path, reason: reason)
             }
             let inShard = shard.contains(line: number)
             if inShard { linesInShard += 1 }
-            guard let output = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output else { continue }
+            guard let output = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output else {
+                continue
+            }
             let hash = fnv1a(output)
-            if let first = seen[hash] { suspects.append((Int(first), number)) } else { seen[hash] = Int32(truncatingIfNeeded: number) }
+            if let first = seen[hash] {
+                suspects.append((Int(first), number))
+            } else {
+                seen[hash] = Int32(truncatingIfNeeded: number)
+            }
             if inShard && exists(output) { existing += 1 }
         }
         guard !suspects.isEmpty else { return }
@@ -53,7 +64,10 @@ struct Shard {
 
     static let all = Shard(index: 1, count: 1)
 
-    init(index: Int, count: Int) { self.index = index; self.count = count }
+    init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
 
     init(parsing text: String) throws {
         let parts = text.split(separator: "/")

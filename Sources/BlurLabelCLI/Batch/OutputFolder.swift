@@ -1,4 +1,5 @@
 import BlurredLabelCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,9 @@ final class OutputFolder: Sendable {
         if create {
             do { try Folders.create(path) } catch let error as FileError {
                 guard case let .cannotWrite(where_, reason) = error else { throw error }
-                throw UsageError(message: "cannot create --out \(path): " + (where_ == path ? reason : "\(where_): \(reason)"))
+                throw UsageError(
+                    message: "cannot create --out \(path): " + (where_ == path ? reason : "\(where_): \(reason)")
+                )
             }
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -38,7 +41,10 @@ final class OutputFolder: Sendable {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             if errno == EWOULDBLOCK {
-                throw UsageError(message: "another batch is writing into \(path) (it holds the folder's lock); wait for it to finish or give another --out")
+                throw UsageError(
+                    message:
+                        "another batch is writing into \(path) (it holds the folder's lock); wait for it to finish or give another --out"
+                )
             }
             throw UsageError(message: "cannot lock --out \(path): \(systemErrorText())")
         }
@@ -61,12 +67,18 @@ final class OutputFolder: Sendable {
         // A file replaced keeps its mode and owner, as everywhere else (`FileIO`); a new one gets
         // 0666 less the umask. A link or anything else there is replaced, never followed.
         var existing = stat()
-        let replacing = fstatat(directory, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 && existing.st_mode & S_IFMT == S_IFREG
+        let replacing =
+            fstatat(directory, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 && existing.st_mode & S_IFMT == S_IFREG
         var temporary = ""
         var file: Int32 = -1
         for _ in 0..<16 {
             temporary = ".bl\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).tmp"
-            file = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, replacing ? 0o600 : 0o666)
+            file = openat(
+                directory,
+                temporary,
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                replacing ? 0o600 : 0o666
+            )
             if file >= 0 || errno != EEXIST { break }
         }
         guard file >= 0 else { throw FileError.cannotWrite(path: output, reason: systemErrorText()) }
@@ -112,7 +124,10 @@ final class OutputFolder: Sendable {
             guard next >= 0 else {
                 let where_ = folders[...index].joined(separator: "/")
                 if failure == ELOOP || failure == ENOTDIR {
-                    throw UsageError(message: "'\(where_)' in --out is a symbolic link or not a folder; outputs must stay inside --out")
+                    throw UsageError(
+                        message:
+                            "'\(where_)' in --out is a symbolic link or not a folder; outputs must stay inside --out"
+                    )
                 }
                 throw FileError.cannotWrite(path: where_, reason: systemErrorText(failure))
             }

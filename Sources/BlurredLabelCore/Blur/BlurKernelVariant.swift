@@ -1,4 +1,5 @@
 import CBlurKernels
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,8 +49,12 @@ public enum BlurKernelVariant: String, CaseIterable, Sendable {
 
     /// The variant for a `BLURLABEL_ISA` value (nil or empty: the widest supported), and the
     /// warning to print when the request cannot be honoured.
-    static func choose(requested: String?, supports: (BlurKernelVariant) -> Bool = { $0.isSupported })
-        -> (variant: BlurKernelVariant, warning: String?) {
+    static func choose(
+        requested: String?,
+        supports: (BlurKernelVariant) -> Bool = { $0.isSupported }
+    )
+        -> (variant: BlurKernelVariant, warning: String?)
+    {
         let widest = allCases.last(where: supports) ?? .baseline
         guard let requested, !requested.isEmpty else { return (widest, nil) }
         guard let variant = BlurKernelVariant(rawValue: requested.lowercased()) else {
@@ -57,7 +62,9 @@ public enum BlurKernelVariant: String, CaseIterable, Sendable {
             return (widest, "\(environmentVariable)=\(requested) is not one of \(names); using \(widest.rawValue)")
         }
         guard supports(variant) else {
-            return (widest, "\(environmentVariable)=\(requested): this CPU lacks that variant; using \(widest.rawValue)")
+            return (
+                widest, "\(environmentVariable)=\(requested): this CPU lacks that variant; using \(widest.rawValue)"
+            )
         }
         return (variant, nil)
     }

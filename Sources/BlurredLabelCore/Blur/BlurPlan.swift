@@ -113,21 +113,34 @@ struct DericheCoefficients: Equatable {
         var raw: [(n0: Double, n1: Double, m1: Double, m2: Double, p1: Double, p2: Double)] = []
         var dc = 0.0
         for t in terms {
-            let r = exp(-t.lambda / sigma), theta = t.omega / sigma
-            let p1 = 2 * r * cos(theta), p2 = -r * r
-            let g1 = r * (t.a * cos(theta) + t.b * sin(theta))   // impulse response at n = 1
-            let n0 = t.a, n1 = g1 - p1 * t.a
-            let m1 = g1, m2 = -r * r * t.a
+            let r = exp(-t.lambda / sigma)
+            let theta = t.omega / sigma
+            let p1 = 2 * r * cos(theta)
+            let p2 = -r * r
+            let g1 = r * (t.a * cos(theta) + t.b * sin(theta))  // impulse response at n = 1
+            let n0 = t.a
+            let n1 = g1 - p1 * t.a
+            let m1 = g1
+            let m2 = -r * r * t.a
             raw.append((n0, n1, m1, m2, p1, p2))
             dc += (n0 + n1 + m1 + m2) / (1 - p1 - p2)
         }
         sections = raw.map { s in
-            let n0 = s.n0 / dc, n1 = s.n1 / dc, m1 = s.m1 / dc, m2 = s.m2 / dc
+            let n0 = s.n0 / dc
+            let n1 = s.n1 / dc
+            let m1 = s.m1 / dc
+            let m2 = s.m2 / dc
             let denominator = 1 - s.p1 - s.p2
-            return Section(n0: Float(n0), n1: Float(n1), m1: Float(m1), m2: Float(m2),
-                           p1: Float(s.p1), p2: Float(s.p2),
-                           causalGain: Float((n0 + n1) / denominator),
-                           anticausalGain: Float((m1 + m2) / denominator))
+            return Section(
+                n0: Float(n0),
+                n1: Float(n1),
+                m1: Float(m1),
+                m2: Float(m2),
+                p1: Float(s.p1),
+                p2: Float(s.p2),
+                causalGain: Float((n0 + n1) / denominator),
+                anticausalGain: Float((m1 + m2) / denominator)
+            )
         }
     }
 }

@@ -53,12 +53,21 @@ public struct GaussianBlur: Sendable {
     /// pointer): an image whose public `pixels` were given another length stops the process
     /// here, not in the kernels' memory. Check first with `Image.checkPixelCount()`.
     public func apply(to image: Image, threads: Int? = nil) -> Image {
-        precondition(image.pixels.count == image.width * image.height * 4, "Image.pixels must hold width * height * 4 bytes")
+        precondition(
+            image.pixels.count == image.width * image.height * 4,
+            "Image.pixels must hold width * height * 4 bytes"
+        )
         guard BlurPlan(sigma: sigma) != .copy, !image.isEmpty else { return image }
         let pixels = HugePages.bytes(count: image.pixels.count) { destination in
             image.pixels.withUnsafeBufferPointer { source in
-                run(width: image.width, height: image.height, channels: 4,
-                    source: source.baseAddress!, destination: destination.baseAddress!, threads: threads)
+                run(
+                    width: image.width,
+                    height: image.height,
+                    channels: 4,
+                    source: source.baseAddress!,
+                    destination: destination.baseAddress!,
+                    threads: threads
+                )
             }
         }
         return try! Image(width: image.width, height: image.height, premultipliedRGBA: pixels)
@@ -66,12 +75,21 @@ public struct GaussianBlur: Sendable {
 
     /// The blurred coverage mask (threads as for an image).
     public func apply(to mask: CoverageMask, threads: Int? = nil) -> CoverageMask {
-        precondition(mask.values.count == mask.width * mask.height, "CoverageMask.values must hold width * height bytes")
+        precondition(
+            mask.values.count == mask.width * mask.height,
+            "CoverageMask.values must hold width * height bytes"
+        )
         guard BlurPlan(sigma: sigma) != .copy, mask.width > 0, mask.height > 0 else { return mask }
         let values = HugePages.bytes(count: mask.values.count) { destination in
             mask.values.withUnsafeBufferPointer { source in
-                run(width: mask.width, height: mask.height, channels: 1,
-                    source: source.baseAddress!, destination: destination.baseAddress!, threads: threads)
+                run(
+                    width: mask.width,
+                    height: mask.height,
+                    channels: 1,
+                    source: source.baseAddress!,
+                    destination: destination.baseAddress!,
+                    threads: threads
+                )
             }
         }
         return try! CoverageMask(width: mask.width, height: mask.height, values: values)
@@ -81,8 +99,14 @@ public struct GaussianBlur: Sendable {
     /// to other threads costs more than blurring it.
     static let samplesPerThread = 1 << 16
 
-    private func run(width: Int, height: Int, channels: Int, source: UnsafePointer<UInt8>,
-                     destination: UnsafeMutablePointer<UInt8>, threads requested: Int?) {
+    private func run(
+        width: Int,
+        height: Int,
+        channels: Int,
+        source: UnsafePointer<UInt8>,
+        destination: UnsafeMutablePointer<UInt8>,
+        threads requested: Int?
+    ) {
         let plan = BlurPlan(sigma: sigma)
         // A label-sized picture stays on this thread without asking how many cores there are
         // (that reads cgroup files: about 20 µs of a one-label process).
@@ -92,11 +116,17 @@ public struct GaussianBlur: Sendable {
         let kernels = kernelTable ?? (variant ?? .active).kernels
         let lanes = Int(BL_LANES)
         let rowLength = width * channels
-        let layout = bl_layout(width: Int32(width), height: Int32(height), channels: Int32(channels),
-                               row_length: Int32(rowLength), float_stride: Int32((rowLength + lanes - 1) / lanes * lanes),
-                               clamp: edges == .clamp ? 1 : 0)
+        let layout = bl_layout(
+            width: Int32(width),
+            height: Int32(height),
+            channels: Int32(channels),
+            row_length: Int32(rowLength),
+            float_stride: Int32((rowLength + lanes - 1) / lanes * lanes),
+            clamp: edges == .clamp ? 1 : 0
+        )
         // Raw addresses cross into the workers; each worker touches only its own rows or strips.
-        let src = UnsafeSendable(source), dst = UnsafeSendable(destination)
+        let src = UnsafeSendable(source)
+        let dst = UnsafeSendable(destination)
         let shape = UnsafeSendableArray([layout])
         defer { shape.free() }
         switch plan {
@@ -108,8 +138,14 @@ public struct GaussianBlur: Sendable {
             // Each chunk of rows filters the 2r rows above it again: chunks of 24r rows or more
             // keep that under about 4% of the work.
             parallelChunks(height, threads: threads, minimumChunk: 24 * kernel.radius) { rows in
-                firRows(shape.pointer, fixed.pointer, src.pointer, dst.pointer,
-                        Int32(rows.lowerBound), Int32(rows.upperBound))
+                firRows(
+                    shape.pointer,
+                    fixed.pointer,
+                    src.pointer,
+                    dst.pointer,
+                    Int32(rows.lowerBound),
+                    Int32(rows.upperBound)
+                )
             }
             fixed.free()
         case let .recursive(coefficients):
@@ -118,18 +154,40 @@ public struct GaussianBlur: Sendable {
             let buffer = ScratchPool.shared.take(bytes: planeCount * 4)
             defer { ScratchPool.shared.recycle(buffer) }
             let mid = UnsafeSendable(buffer.pointer.bindMemory(to: Float.self, capacity: planeCount))
-            let sections = UnsafeSendableArray(coefficients.sections.map {
-                bl_section(n0: $0.n0, n1: $0.n1, m1: $0.m1, m2: $0.m2, p1: $0.p1, p2: $0.p2,
-                           causal_gain: $0.causalGain, anticausal_gain: $0.anticausalGain)
-            })
+            let sections = UnsafeSendableArray(
+                coefficients.sections.map {
+                    bl_section(
+                        n0: $0.n0,
+                        n1: $0.n1,
+                        m1: $0.m1,
+                        m2: $0.m2,
+                        p1: $0.p1,
+                        p2: $0.p2,
+                        causal_gain: $0.causalGain,
+                        anticausal_gain: $0.anticausalGain
+                    )
+                }
+            )
             let rowsPerGroup = lanes / channels
             parallelRanges((height + rowsPerGroup - 1) / rowsPerGroup, threads: threads) { groups in
-                kernels.deriche_horizontal!(shape.pointer, sections.pointer, src.pointer, mid.pointer,
-                                      Int32(groups.lowerBound), Int32(groups.upperBound))
+                kernels.deriche_horizontal!(
+                    shape.pointer,
+                    sections.pointer,
+                    src.pointer,
+                    mid.pointer,
+                    Int32(groups.lowerBound),
+                    Int32(groups.upperBound)
+                )
             }
             parallelRanges((rowLength + lanes - 1) / lanes, threads: threads) { strips in
-                kernels.deriche_vertical!(shape.pointer, sections.pointer, mid.pointer, dst.pointer,
-                                    Int32(strips.lowerBound), Int32(strips.upperBound))
+                kernels.deriche_vertical!(
+                    shape.pointer,
+                    sections.pointer,
+                    mid.pointer,
+                    dst.pointer,
+                    Int32(strips.lowerBound),
+                    Int32(strips.upperBound)
+                )
             }
             sections.free()
         }
@@ -143,7 +201,8 @@ public enum BlurError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidSigma(sigma):
-            return "invalid blur radius \(sigma): it must be a finite number from 0 to \(Int(GaussianBlur.maximumSigma))"
+            return
+                "invalid blur radius \(sigma): it must be a finite number from 0 to \(Int(GaussianBlur.maximumSigma))"
         }
     }
 }

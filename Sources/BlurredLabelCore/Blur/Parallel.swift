@@ -7,7 +7,8 @@ func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -
         return
     }
     concurrentPerform(workers) { worker in
-        let start = count * worker / workers, end = count * (worker + 1) / workers
+        let start = count * worker / workers
+        let end = count * (worker + 1) / workers
         if start < end { body(start..<end) }
     }
 }
@@ -34,7 +35,8 @@ func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @
                 return index
             }
             guard chunk < chunks else { return }
-            let start = count * chunk / chunks, end = count * (chunk + 1) / chunks
+            let start = count * chunk / chunks
+            let end = count * (chunk + 1) / chunks
             if start < end { body(start..<end) }
         }
     }
@@ -53,7 +55,8 @@ func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ transform: @Sendable
     if workers == 1 { return (0..<count).map(transform) }
     let finished = LockedValue([[T]](repeating: [], count: workers))
     concurrentPerform(workers) { worker in
-        let start = count * worker / workers, end = count * (worker + 1) / workers
+        let start = count * worker / workers
+        let end = count * (worker + 1) / workers
         let mine = (start..<end).map(transform)
         finished.withLock { $0[worker] = mine }
     }

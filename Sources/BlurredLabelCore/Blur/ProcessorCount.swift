@@ -1,7 +1,8 @@
+import CCPUSet
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CCPUSet
 
 /// The processors this process may use: the online CPUs, fewer when its affinity allows fewer
 /// (`taskset`, a container's cpuset) or a cgroup CPU quota allows less time (containers). Read
@@ -20,11 +21,14 @@ enum ProcessorCount {
     private static func cgroupQuota() -> Int? {
         if let line = readSmallFile("/sys/fs/cgroup/cpu.max") {
             let parts = line.split(separator: " ")
-            guard parts.count == 2, let quota = Int(parts[0]), let period = Int(parts[1]), quota > 0, period > 0 else { return nil }
+            guard parts.count == 2, let quota = Int(parts[0]), let period = Int(parts[1]), quota > 0, period > 0 else {
+                return nil
+            }
             return (quota + period - 1) / period
         }
         guard let quota = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").flatMap({ Int($0) }), quota > 0,
-              let period = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us").flatMap({ Int($0) }), period > 0 else { return nil }
+            let period = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us").flatMap({ Int($0) }), period > 0
+        else { return nil }
         return (quota + period - 1) / period
     }
 

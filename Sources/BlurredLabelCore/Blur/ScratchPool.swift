@@ -13,7 +13,7 @@ final class ScratchPool: Sendable {
     static let shared = ScratchPool(capacity: 4)
 
     /// A buffer of the pool: 64-byte aligned, `bytes` long.
-    struct Buffer: @unchecked Sendable { // a raw address, used by one blur at a time
+    struct Buffer: @unchecked Sendable {  // a raw address, used by one blur at a time
         let pointer: UnsafeMutableRawPointer
         let bytes: Int
         /// Whether the buffer was placed on 2 MB pages.
@@ -28,8 +28,10 @@ final class ScratchPool: Sendable {
     /// A 64-byte aligned buffer of at least `bytes` bytes; give it back with `recycle`.
     func take(bytes: Int) -> Buffer {
         let reused = free.withLock { free -> Buffer? in
-            guard let index = free.indices.filter({ free[$0].bytes >= bytes })
-                .min(by: { free[$0].bytes < free[$1].bytes }) else { return nil }
+            guard
+                let index = free.indices.filter({ free[$0].bytes >= bytes })
+                    .min(by: { free[$0].bytes < free[$1].bytes })
+            else { return nil }
             return free.remove(at: index)
         }
         return reused ?? Self.allocate(bytes: max(64, (bytes + 63) / 64 * 64))

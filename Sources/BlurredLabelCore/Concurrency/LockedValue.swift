@@ -24,7 +24,9 @@ package final class LockedValue<Value>: Sendable {
     private var identity: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// Runs `body` with the value while holding the lock.
-    package func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+    package func withLock<Result, E: Error>(
+        _ body: (inout sending Value) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
         let identity = self.identity
         bl_tsan_before_lock(identity)
         defer { bl_tsan_after_unlock(identity) }

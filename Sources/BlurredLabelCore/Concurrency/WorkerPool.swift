@@ -19,7 +19,10 @@ import Glibc
 /// lock wait would, in a ThreadSanitizer build, hold a Ctrl-C back for as long as it waits.
 package func concurrentPerform(_ count: Int, callerRunsItems: Bool = true, _ body: @Sendable (Int) -> Void) {
     if count <= 0 { return }
-    if count == 1 && callerRunsItems { body(0); return }
+    if count == 1 && callerRunsItems {
+        body(0)
+        return
+    }
     WorkerPool.shared.perform(count, callerRunsItems: callerRunsItems, body)
 }
 
@@ -32,7 +35,10 @@ private final class PoolJob {
     var next = 0
     var running = 0
 
-    init(count: Int, body: UnsafeRawPointer) { self.count = count; self.body = body }
+    init(count: Int, body: UnsafeRawPointer) {
+        self.count = count
+        self.body = body
+    }
 
     func call(_ index: Int) {
         body.assumingMemoryBound(to: (@Sendable (Int) -> Void).self).pointee(index)
@@ -101,17 +107,25 @@ private final class WorkerPool: @unchecked Sendable {
     /// ThreadSanitizer build would hold the handler back until the worker next wakes).
     private func startThreads(upTo wanted: Int) {
         guard threads < wanted else { return }
-        var all = sigset_t(), previous = sigset_t()
+        var all = sigset_t()
+        var previous = sigset_t()
         sigfillset(&all)
         pthread_sigmask(SIG_SETMASK, &all, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         while threads < wanted {
             var thread = pthread_t()
-            let context = Unmanaged.passUnretained(self).toOpaque()   // `shared` lives as long as the process
-            guard pthread_create(&thread, nil, { context in
-                Unmanaged<WorkerPool>.fromOpaque(context!).takeUnretainedValue().work()
-                return nil
-            }, context) == 0 else { return }   // no more threads: the callers run the items themselves
+            let context = Unmanaged.passUnretained(self).toOpaque()  // `shared` lives as long as the process
+            guard
+                pthread_create(
+                    &thread,
+                    nil,
+                    { context in
+                        Unmanaged<WorkerPool>.fromOpaque(context!).takeUnretainedValue().work()
+                        return nil
+                    },
+                    context
+                ) == 0
+            else { return }  // no more threads: the callers run the items themselves
             pthread_detach(thread)
             threads += 1
         }

@@ -61,7 +61,13 @@ public struct BlurLevelPlan: Sendable {
             return try pipeline.colorPicture(text, padding: pad, radius: 0, canvas: (width, height), threads: 1).image
         }
         if index > 0, let colorSource {
-            return try pipeline.colorPicture(colorSource, padding: pad, radius: radius(ofStep: index), canvas: (width, height), threads: 1).image
+            return try pipeline.colorPicture(
+                colorSource,
+                padding: pad,
+                radius: radius(ofStep: index),
+                canvas: (width, height),
+                threads: 1
+            ).image
         }
         let mask = index == 0 ? try sharp() : try pipeline.blurred(toBlur, radius: radius(ofStep: index), threads: 1)
         return try pipeline.composite(mask, width: width, height: height)

@@ -13,13 +13,24 @@
 public final class BlurredLabel {
     /// What the label says. Setting a different text invalidates every cached rendering.
     public var text: String {
-        didSet { if text != oldValue { rendered = nil; renderedDecoy = nil; dropBlurred(); dropImages() } }
+        didSet {
+            if text != oldValue {
+                rendered = nil
+                renderedDecoy = nil
+                dropBlurred()
+                dropImages()
+            }
+        }
     }
 
     /// How it looks. Only what a change affects is recomputed.
     public var style: LabelStyle {
         didSet {
-            if style.text != oldValue.text || style.secure != oldValue.secure { rendered = nil; renderedDecoy = nil; dropBlurred() }
+            if style.text != oldValue.text || style.secure != oldValue.secure {
+                rendered = nil
+                renderedDecoy = nil
+                dropBlurred()
+            }
             // The blurred mask is padded for the radius and the style's padding: either changes it.
             if style.radius != oldValue.radius || style.padding != oldValue.padding { dropBlurred() }
             if style != oldValue { dropImages() }
@@ -98,8 +109,14 @@ public final class BlurredLabel {
 
     // MARK: - caches
 
-    private func dropBlurred() { blurredMask = nil; blurredImage = nil }
-    private func dropImages() { sharpImage = nil; blurredImage = nil }
+    private func dropBlurred() {
+        blurredMask = nil
+        blurredImage = nil
+    }
+    private func dropImages() {
+        sharpImage = nil
+        blurredImage = nil
+    }
 
     private func sharpText() throws -> RenderedText {
         if let rendered { return rendered }
@@ -130,7 +147,8 @@ public final class BlurredLabel {
             let decoy = try decoyText()
             if let source = decoy == nil ? try sharpText() : decoy, source.colorLayer != nil {
                 let (image, clipped) = try pipeline.colorPicture(source, padding: padding, radius: style.radius)
-                work.blurs += 1; work.composites += 1
+                work.blurs += 1
+                work.composites += 1
                 blurredImage = image
                 clippedBlurred = clipped
                 return image
@@ -147,13 +165,20 @@ public final class BlurredLabel {
         }
         if let sharpImage { return sharpImage }
         if try sharpText().colorLayer != nil {
-            let (image, clipped) = try pipeline.colorPicture(try sharpText(), atLeast: try decoyText(), padding: padding, radius: 0)
+            let (image, clipped) = try pipeline.colorPicture(
+                try sharpText(),
+                atLeast: try decoyText(),
+                padding: padding,
+                radius: 0
+            )
             work.composites += 1
             sharpImage = image
             clippedSharp = clipped
             return image
         }
-        let (image, clipped) = try composite(try pipeline.sharpMask(try sharpText(), decoy: try decoyText(), padding: padding))
+        let (image, clipped) = try composite(
+            try pipeline.sharpMask(try sharpText(), decoy: try decoyText(), padding: padding)
+        )
         sharpImage = image
         clippedSharp = clipped
         return image

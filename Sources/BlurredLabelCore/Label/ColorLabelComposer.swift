@@ -6,14 +6,17 @@ enum ColorLabelComposer {
     /// Premultiplied `source` (`width`×`height`) drawn over `image` with its top-left at
     /// (`left`, `top`); what falls outside is clipped. Each channel: s + d·(255 − sa)/255, rounded.
     static func drawOver(_ image: inout Image, _ source: [UInt8], width: Int, height: Int, left: Int, top: Int) {
-        let x0 = max(0, left), x1 = min(image.width, left + width)
-        let y0 = max(0, top), y1 = min(image.height, top + height)
+        let x0 = max(0, left)
+        let x1 = min(image.width, left + width)
+        let y0 = max(0, top)
+        let y1 = min(image.height, top + height)
         guard x0 < x1, y0 < y1 else { return }
         let imageWidth = image.width
         image.pixels.withUnsafeMutableBufferPointer { out in
             for y in y0..<y1 {
                 for x in x0..<x1 {
-                    let s = ((y - top) * width + (x - left)) * 4, d = (y * imageWidth + x) * 4
+                    let s = ((y - top) * width + (x - left)) * 4
+                    let d = (y * imageWidth + x) * 4
                     let inverse = 255 - UInt32(source[s + 3])
                     for k in 0..<4 {
                         out[d + k] = UInt8(min(255, UInt32(source[s + k]) + (UInt32(out[d + k]) * inverse + 127) / 255))
@@ -44,9 +47,11 @@ enum ColorLabelComposer {
     static func centered(_ image: Image, width: Int, height: Int) throws -> Image {
         if width == image.width && height == image.height { return image }
         var out = try Image(width: width, height: height)
-        let left = (width - image.width) / 2, top = (height - image.height) / 2
+        let left = (width - image.width) / 2
+        let top = (height - image.height) / 2
         for y in 0..<image.height {
-            let dst = ((y + top) * width + left) * 4, src = y * image.width * 4
+            let dst = ((y + top) * width + left) * 4
+            let src = y * image.width * 4
             out.pixels.replaceSubrange(dst..<(dst + image.width * 4), with: image.pixels[src..<(src + image.width * 4)])
         }
         return out
@@ -54,12 +59,24 @@ enum ColorLabelComposer {
 
     /// `image` (premultiplied) over `background` on a `width`×`height` canvas, centered, and
     /// whether some of it fell outside.
-    static func place(_ image: Image, background: Color, width: Int, height: Int) throws -> (image: Image, clipped: Bool) {
+    static func place(
+        _ image: Image,
+        background: Color,
+        width: Int,
+        height: Int
+    ) throws -> (image: Image, clipped: Bool) {
         var out = try Image(width: width, height: height, fill: background)
-        let left = (width - image.width) / 2, top = (height - image.height) / 2
+        let left = (width - image.width) / 2
+        let top = (height - image.height) / 2
         drawOver(&out, image.pixels, width: image.width, height: image.height, left: left, top: top)
-        let clipped = Composite.clips(contentWidth: image.width, contentHeight: image.height, width: width, height: height,
-                                      left: left, top: top) { image.pixels[$0 * 4 + 3] != 0 }
+        let clipped = Composite.clips(
+            contentWidth: image.width,
+            contentHeight: image.height,
+            width: width,
+            height: height,
+            left: left,
+            top: top
+        ) { image.pixels[$0 * 4 + 3] != 0 }
         return (out, clipped)
     }
 }
@@ -70,20 +87,29 @@ extension LabelPipeline {
     /// mode's decoy, as `sharpMask` does), blurred at `radius` (0: sharp) and composited on the
     /// style's background and canvas.
     /// `canvas` overrides the style's (animation levels share the largest radius's canvas).
-    public func colorPicture(_ text: RenderedText, atLeast other: RenderedText? = nil, padding: Int,
-                             radius: Double, canvas: (width: Int, height: Int)? = nil,
-                             threads: Int? = nil) throws -> (image: Image, clipped: Bool) {
+    public func colorPicture(
+        _ text: RenderedText,
+        atLeast other: RenderedText? = nil,
+        padding: Int,
+        radius: Double,
+        canvas: (width: Int, height: Int)? = nil,
+        threads: Int? = nil
+    ) throws -> (image: Image, clipped: Bool) {
         guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
         try Self.checkMaskPadding(padding)
         var ink = try ColorLabelComposer.ink(text, color: style.color)
         ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)
         if let other {
-            ink = try ColorLabelComposer.centered(ink, width: max(ink.width, other.mask.width + 2 * padding),
-                                                  height: max(ink.height, other.mask.height + 2 * padding))
+            ink = try ColorLabelComposer.centered(
+                ink,
+                width: max(ink.width, other.mask.width + 2 * padding),
+                height: max(ink.height, other.mask.height + 2 * padding)
+            )
         }
         if radius > 0 { ink = try GaussianBlur(sigma: radius, edges: .transparent).apply(to: ink, threads: threads) }
         let fixed = canvas ?? style.canvas.map { ($0.width, $0.height) }
-        let width = fixed?.0 ?? max(1, ink.width), height = fixed?.1 ?? max(1, ink.height)
+        let width = fixed?.0 ?? max(1, ink.width)
+        let height = fixed?.1 ?? max(1, ink.height)
         let placed = try ColorLabelComposer.place(ink, background: style.background, width: width, height: height)
         return (placed.image, fixed != nil && placed.clipped)
     }

@@ -3,7 +3,8 @@ enum Composite {
     /// The premultiplied pixel for every coverage value: `color × coverage` over `background`,
     /// each channel rounded once from the exact value.
     static func table(color: Color, background: Color) -> [UInt32] {
-        let f = color.premultiplied, b = background.premultiplied
+        let f = color.premultiplied
+        let b = background.premultiplied
         let fill = SIMD4<UInt32>(UInt32(f.0), UInt32(f.1), UInt32(f.2), UInt32(f.3))
         let back = SIMD4<UInt32>(UInt32(b.0), UInt32(b.1), UInt32(b.2), UInt32(b.3))
         return [UInt32].uninitialized(count: 256) { table, count in
@@ -12,7 +13,9 @@ enum Composite {
                 // (f·c·255 + b·(255² − fa·c)) / 255², rounded to nearest, each channel.
                 let numerator = fill &* (coverage &* 255) &+ back &* (65025 &- fill[3] &* coverage)
                 let channel = (numerator &+ 32512) / 65025
-                table[c] = min(255, channel[0]) | min(255, channel[1]) << 8 | min(255, channel[2]) << 16 | min(255, channel[3]) << 24
+                table[c] =
+                    min(255, channel[0]) | min(255, channel[1]) << 8 | min(255, channel[2]) << 16 | min(255, channel[3])
+                    << 24
             }
             count = 256
         }
@@ -20,9 +23,16 @@ enum Composite {
 
     /// `mask` coloured onto a `width`×`height` canvas of `background`, the mask's top-left at
     /// (`left`, `top`) (which may be negative: what falls outside is clipped).
-    static func place(_ mask: CoverageMask, color: Color, background: Color,
-                      width: Int, height: Int, left: Int, top: Int) throws -> Image {
-        try mask.checkValueCount()   // read through a pointer below
+    static func place(
+        _ mask: CoverageMask,
+        color: Color,
+        background: Color,
+        width: Int,
+        height: Int,
+        left: Int,
+        top: Int
+    ) throws -> Image {
+        try mask.checkValueCount()  // read through a pointer below
         let lut = table(color: color, background: background)
         // The canvas starts as the background, which is the table's coverage-0 entry exactly.
         var image = try Image(width: width, height: height, fill: background)
@@ -30,12 +40,16 @@ enum Composite {
             let out = raw.bindMemory(to: UInt32.self)
             lut.withUnsafeBufferPointer { lut in
                 mask.values.withUnsafeBufferPointer { m in
-                    let x0 = max(0, left), x1 = min(width, left + mask.width)
-                    let y0 = max(0, top), y1 = min(height, top + mask.height)
+                    let x0 = max(0, left)
+                    let x1 = min(width, left + mask.width)
+                    let y0 = max(0, top)
+                    let y1 = min(height, top + mask.height)
                     guard x0 < x1, y0 < y1, let table = lut.baseAddress else { return }
                     for y in y0..<y1 {
-                        let src = (y - top) * mask.width - left, dst = y * width
-                        for x in x0..<x1 { out[dst + x] = table[Int(m[src + x])] }   // a UInt8 index: always in the table
+                        let src = (y - top) * mask.width - left
+                        let dst = y * width
+                        // A UInt8 index: always in the table.
+                        for x in x0..<x1 { out[dst + x] = table[Int(m[src + x])] }
                     }
                 }
             }
@@ -48,22 +62,46 @@ enum Composite {
     static func centered(_ mask: CoverageMask, style: LabelStyle) throws -> (image: Image, clipped: Bool) {
         let width = style.canvas?.width ?? max(1, mask.width)
         let height = style.canvas?.height ?? max(1, mask.height)
-        let left = (width - mask.width) / 2, top = (height - mask.height) / 2
-        let image = try place(mask, color: style.color, background: style.background,
-                              width: width, height: height, left: left, top: top)
-        let clipped = style.canvas != nil && clips(contentWidth: mask.width, contentHeight: mask.height, width: width, height: height,
-                                                  left: left, top: top) { mask.values[$0] != 0 }
+        let left = (width - mask.width) / 2
+        let top = (height - mask.height) / 2
+        let image = try place(
+            mask,
+            color: style.color,
+            background: style.background,
+            width: width,
+            height: height,
+            left: left,
+            top: top
+        )
+        let clipped =
+            style.canvas != nil
+            && clips(
+                contentWidth: mask.width,
+                contentHeight: mask.height,
+                width: width,
+                height: height,
+                left: left,
+                top: top
+            ) { mask.values[$0] != 0 }
         return (image, clipped)
     }
 
     /// True when some ink of a `contentWidth`×`contentHeight` picture placed with its top-left at
     /// (`left`, `top`) lies outside a `width`×`height` canvas; `isInk(i)` says whether the
     /// picture's pixel `i` (row-major) has any.
-    static func clips(contentWidth: Int, contentHeight: Int, width: Int, height: Int, left: Int, top: Int,
-                      isInk: (Int) -> Bool) -> Bool {
+    static func clips(
+        contentWidth: Int,
+        contentHeight: Int,
+        width: Int,
+        height: Int,
+        left: Int,
+        top: Int,
+        isInk: (Int) -> Bool
+    ) -> Bool {
         for y in 0..<contentHeight {
             for x in 0..<contentWidth where isInk(y * contentWidth + x) {
-                let cx = x + left, cy = y + top
+                let cx = x + left
+                let cy = y + top
                 if cx < 0 || cy < 0 || cx >= width || cy >= height { return true }
             }
         }

@@ -17,12 +17,17 @@ public enum FitToCanvas {
     /// blur's reach and `style.padding`; in secure mode the decoy's, measured for every digit so
     /// that any decoy of the format fits. The search is a binary search over whole quarter pixels,
     /// so the same input always gives the same size.
-    public static func style(_ style: LabelStyle, fitting text: String, radius: Double? = nil,
-                             minimumSize: Double = defaultMinimumSize,
-                             maximumSize: Double = Limits.maximumFontSize) throws -> LabelStyle {
+    public static func style(
+        _ style: LabelStyle,
+        fitting text: String,
+        radius: Double? = nil,
+        minimumSize: Double = defaultMinimumSize,
+        maximumSize: Double = Limits.maximumFontSize
+    ) throws -> LabelStyle {
         guard let canvas = style.canvas else { throw LabelError.fitWithoutCanvas }
         guard minimumSize.isFinite, maximumSize.isFinite, minimumSize > 0, minimumSize <= maximumSize,
-              maximumSize <= Limits.maximumFontSize else {
+            maximumSize <= Limits.maximumFontSize
+        else {
             throw LabelError.badFitRange(minimum: minimumSize, maximum: maximumSize)
         }
         let radius = radius ?? style.radius
@@ -30,14 +35,16 @@ public enum FitToCanvas {
         try style.checkPadding()
         let pad = LabelPipeline.padding(radius: radius) + style.padding
         // Quarter pixels, so the search runs over integers.
-        var low = Int((minimumSize / step).rounded(.up)), high = Int((maximumSize / step).rounded(.down))
+        var low = Int((minimumSize / step).rounded(.up))
+        var high = Int((maximumSize / step).rounded(.down))
         guard low <= high else { throw LabelError.badFitRange(minimum: minimumSize, maximum: maximumSize) }
         func fits(_ quarters: Int) throws -> Bool {
             var sized = style
             sized.text.size = Double(quarters) * step
-            let width: Int, height: Int
+            let width: Int
+            let height: Int
             do { (width, height) = try contentSize(text, style: sized) } catch ImageError.invalidSize {
-                return false // ink larger than any image may be: certainly larger than the canvas
+                return false  // ink larger than any image may be: certainly larger than the canvas
             }
             return width == 0 || (width + 2 * pad <= canvas.width && height + 2 * pad <= canvas.height)
         }
@@ -63,12 +70,16 @@ public enum FitToCanvas {
             return (mask.width, mask.height)
         }
         let format = secure.format ?? SecretFormat(derivedFrom: text)
-        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        var minX = Int.max
+        var minY = Int.max
+        var maxX = Int.min
+        var maxY = Int.min
         for digit in "0123456789" {
             let sample = String(format.template.map { $0 == "#" ? digit : $0 })
             let rendered = try pipeline.renderText(sample)
             guard rendered.mask.width > 0 else { continue }
-            minX = min(minX, rendered.inkOriginX); minY = min(minY, rendered.inkOriginY)
+            minX = min(minX, rendered.inkOriginX)
+            minY = min(minY, rendered.inkOriginY)
             maxX = max(maxX, rendered.inkOriginX + rendered.mask.width)
             maxY = max(maxY, rendered.inkOriginY + rendered.mask.height)
         }

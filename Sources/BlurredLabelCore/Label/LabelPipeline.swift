@@ -99,9 +99,16 @@ public struct LabelPipeline: Sendable {
 
     /// `mask` coloured and centered on a `width`×`height` canvas (what falls outside is clipped).
     public func composite(_ mask: CoverageMask, width: Int, height: Int) throws -> Image {
-        try Image.checkSize(width: width, height: height)   // before the centering arithmetic
-        return try Composite.place(mask, color: style.color, background: style.background, width: width, height: height,
-                            left: (width - mask.width) / 2, top: (height - mask.height) / 2)
+        try Image.checkSize(width: width, height: height)  // before the centering arithmetic
+        return try Composite.place(
+            mask,
+            color: style.color,
+            background: style.background,
+            width: width,
+            height: height,
+            left: (width - mask.width) / 2,
+            top: (height - mask.height) / 2
+        )
     }
 
     // MARK: - the whole label
@@ -133,11 +140,18 @@ public struct LabelPipeline: Sendable {
         let decoy = try renderDecoy(for: text)
         let real = decoy == nil ? try renderText(text) : nil
         let source = decoy ?? real!
-        let (image, clipped) = source.colorLayer != nil
+        let (image, clipped) =
+            source.colorLayer != nil
             ? try colorPicture(source, padding: pad, radius: style.radius)
-            : try composite(try blurred(try maskToBlur(text: { source }, decoy: decoy, padding: pad), radius: style.radius))
-        return Picture(image: image, clipped: clipped, missingCharacters: real?.missingCharacters ?? [],
-                       fontWarnings: real?.fontWarnings ?? [])
+            : try composite(
+                try blurred(try maskToBlur(text: { source }, decoy: decoy, padding: pad), radius: style.radius)
+            )
+        return Picture(
+            image: image,
+            clipped: clipped,
+            missingCharacters: real?.missingCharacters ?? [],
+            fontWarnings: real?.fontWarnings ?? []
+        )
     }
 
     /// Characters of `text` that no font in the style's chain has.
@@ -148,16 +162,22 @@ public struct LabelPipeline: Sendable {
     /// Refuses text over `Limits.maximumTextScalars` scalars, or with more than
     /// `Limits.maximumCombiningMarks` combining marks in a row.
     static func checkLength(_ text: String) throws {
-        var count = 0, marks = 0
+        var count = 0
+        var marks = 0
         for scalar in text.unicodeScalars {
             count += 1
             if count > Limits.maximumTextScalars { throw LabelError.textTooLong(limit: Limits.maximumTextScalars) }
             // ASCII is never a mark: the common case costs no property lookup.
-            guard scalar.value >= 0x300 else { marks = 0; continue }
+            guard scalar.value >= 0x300 else {
+                marks = 0
+                continue
+            }
             let properties = scalar.properties
             if [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory) {
                 marks += 1
-                if marks > Limits.maximumCombiningMarks { throw LabelError.tooManyMarks(limit: Limits.maximumCombiningMarks) }
+                if marks > Limits.maximumCombiningMarks {
+                    throw LabelError.tooManyMarks(limit: Limits.maximumCombiningMarks)
+                }
             } else if !properties.isDefaultIgnorableCodePoint {
                 // A zero-width space or joiner between marks is invisible to shaping: the marks
                 // on either side stack on one letter, so the run goes on through it.

@@ -20,10 +20,22 @@ public struct LabelStyle: Equatable, Sendable {
     /// The largest `padding`.
     public static let maximumPadding = 4096
 
-    public init(text: TextStyle = TextStyle(), color: Color = .black, background: Color = .white,
-                canvas: CanvasSize? = nil, radius: Double = 2.5, secure: SecureOptions? = nil, padding: Int = 0) {
-        self.text = text; self.color = color; self.background = background; self.canvas = canvas; self.radius = radius
-        self.secure = secure; self.padding = padding
+    public init(
+        text: TextStyle = TextStyle(),
+        color: Color = .black,
+        background: Color = .white,
+        canvas: CanvasSize? = nil,
+        radius: Double = 2.5,
+        secure: SecureOptions? = nil,
+        padding: Int = 0
+    ) {
+        self.text = text
+        self.color = color
+        self.background = background
+        self.canvas = canvas
+        self.radius = radius
+        self.secure = secure
+        self.padding = padding
     }
 }
 
@@ -51,7 +63,8 @@ public struct CanvasSize: Equatable, Sendable {
         guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
             throw LabelError.badCanvas(width: width, height: height)
         }
-        self.width = width; self.height = height
+        self.width = width
+        self.height = height
     }
 }
 
@@ -79,18 +92,25 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .badCanvas(w, h): return "canvas must be from 1x1 to \(CanvasSize.maximumSide)x\(CanvasSize.maximumSide), got \(w)x\(h)"
+        case let .badCanvas(w, h):
+            return "canvas must be from 1x1 to \(CanvasSize.maximumSide)x\(CanvasSize.maximumSide), got \(w)x\(h)"
         case let .badAmount(a): return "blur amount must be from 0 to 1, got \(a)"
         case let .badSteps(n): return "steps must be from 1 to \(Limits.maximumSteps), got \(n)"
         case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(Limits.maximumRadius)), got \(r)"
         case let .textTooLong(limit): return "text is longer than \(limit) characters"
         case let .tooManyMarks(limit): return "text has more than \(limit) combining marks in a row (on one character)"
-        case let .tooManyLevelPixels(levels, w, h, limit): return "\(levels) levels of \(w)x\(h) would hold more than \(limit) pixels in all; give fewer steps or a smaller maximum radius"
+        case let .tooManyLevelPixels(levels, w, h, limit):
+            return
+                "\(levels) levels of \(w)x\(h) would hold more than \(limit) pixels in all; give fewer steps or a smaller maximum radius"
         case let .badLevel(index, steps): return "level must be from 0 to \(steps), got \(index)"
         case let .badPadding(p): return "padding must be from 0 to \(LabelStyle.maximumPadding) px, got \(p)"
         case .fitWithoutCanvas: return "fitting needs a canvas size (--canvas WxH)"
-        case let .badFitRange(minimum, maximum): return "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"
-        case let .doesNotFit(w, h, size): return "the label does not fit a \(w)x\(h) canvas even at the minimum size of \(size) px (give a larger --canvas, a smaller --min-size, --radius or --padding)"
+        case let .badFitRange(minimum, maximum):
+            return
+                "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"
+        case let .doesNotFit(w, h, size):
+            return
+                "the label does not fit a \(w)x\(h) canvas even at the minimum size of \(size) px (give a larger --canvas, a smaller --min-size, --radius or --padding)"
         }
     }
 }

@@ -17,7 +17,8 @@ public struct APNGWriter: Sendable {
     public func encode(_ frames: [Image], delay: Double) throws -> [UInt8] {
         guard !frames.isEmpty else { throw PNGError.encodeFailed(reason: "an animation needs at least one frame") }
         var out: [UInt8] = []
-        var stream = try APNGStream(writer: self, plan: .smallest(for: frames), frameCount: frames.count, delay: delay) { out += $0 }
+        var stream = try APNGStream(writer: self, plan: .smallest(for: frames), frameCount: frames.count, delay: delay)
+        { out += $0 }
         for frame in frames { try stream.append(frame) }
         try stream.finish()
         return out
@@ -28,8 +29,11 @@ public struct APNGWriter: Sendable {
         var chunks: [(String, [UInt8])] = []
         var offset = 8
         while offset + 12 <= png.count {
-            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
-            guard offset + 12 + length <= png.count else { throw PNGError.corrupt(source: "<memory>", reason: "chunk overruns the file") }
+            let length =
+                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            guard offset + 12 + length <= png.count else {
+                throw PNGError.corrupt(source: "<memory>", reason: "chunk overruns the file")
+            }
             let type = String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self)
             chunks.append((type, Array(png[(offset + 8)..<(offset + 8 + length)])))
             offset += 12 + length
@@ -44,7 +48,9 @@ public struct APNGWriter: Sendable {
         return be32(UInt32(data.count)) + typeBytes + data + be32(UInt32(crc))
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
     static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
 }
 
@@ -61,9 +67,16 @@ public struct APNGStream {
     private var sequence: UInt32 = 0
     private var size: (width: Int, height: Int)? = nil
 
-    public init(writer: APNGWriter = APNGWriter(), plan: PNGColorPlan, frameCount: Int, delay: Double,
-                sink: @escaping ([UInt8]) throws -> Void) throws {
-        guard frameCount >= 1, frameCount <= Int(UInt32.max) else { throw PNGError.encodeFailed(reason: "an animation needs at least one frame") }
+    public init(
+        writer: APNGWriter = APNGWriter(),
+        plan: PNGColorPlan,
+        frameCount: Int,
+        delay: Double,
+        sink: @escaping ([UInt8]) throws -> Void
+    ) throws {
+        guard frameCount >= 1, frameCount <= Int(UInt32.max) else {
+            throw PNGError.encodeFailed(reason: "an animation needs at least one frame")
+        }
         guard delay.isFinite, delay >= 0, delay <= Limits.maximumFrameDelay else {
             throw PNGError.encodeFailed(reason: "frame delay must be 0 to \(Limits.maximumFrameDelay) s")
         }
@@ -80,7 +93,9 @@ public struct APNGStream {
 
     /// Compresses `frame` and writes it out.
     public mutating func append(_ frame: Image) throws {
-        guard appended < frameCount else { throw PNGError.encodeFailed(reason: "more frames than the \(frameCount) declared") }
+        guard appended < frameCount else {
+            throw PNGError.encodeFailed(reason: "more frames than the \(frameCount) declared")
+        }
         if let size, size.width != frame.width || size.height != frame.height {
             throw PNGError.encodeFailed(reason: "every frame of an animation must have the same size")
         }
@@ -91,12 +106,19 @@ public struct APNGStream {
             for chunk in chunks where chunk.type != "IDAT" && chunk.type != "IEND" {
                 out += APNGWriter.chunk(chunk.type, chunk.data)
                 if chunk.type == "IHDR" {
-                    out += APNGWriter.chunk("acTL", APNGWriter.be32(UInt32(frameCount)) + APNGWriter.be32(UInt32(writer.plays)))
+                    out += APNGWriter.chunk(
+                        "acTL",
+                        APNGWriter.be32(UInt32(frameCount)) + APNGWriter.be32(UInt32(writer.plays))
+                    )
                 }
             }
         }
-        out += APNGWriter.chunk("fcTL", APNGWriter.be32(sequence) + APNGWriter.be32(UInt32(frame.width)) + APNGWriter.be32(UInt32(frame.height))
-                                + APNGWriter.be32(0) + APNGWriter.be32(0) + APNGWriter.be16(delayMilliseconds) + APNGWriter.be16(1000) + [0, 0])
+        out += APNGWriter.chunk(
+            "fcTL",
+            APNGWriter.be32(sequence) + APNGWriter.be32(UInt32(frame.width)) + APNGWriter.be32(UInt32(frame.height))
+                + APNGWriter.be32(0) + APNGWriter.be32(0) + APNGWriter.be16(delayMilliseconds) + APNGWriter.be16(1000)
+                + [0, 0]
+        )
         sequence += 1
         for chunk in chunks where chunk.type == "IDAT" {
             if appended == 0 {

@@ -1,4 +1,3 @@
-
 /// A colour with straight (not premultiplied) alpha, 8 bits a channel.
 public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var red: UInt8
@@ -7,7 +6,10 @@ public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var alpha: UInt8
 
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
 
     public static let white = Color(red: 255, green: 255, blue: 255)
@@ -17,7 +19,10 @@ public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Parses `#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA`, a CSS colour name, or `transparent`.
     public init(parsing text: String) throws {
         let trimmed = text.trimmingWhitespace().lowercased()
-        if trimmed == "transparent" { self = .transparent; return }
+        if trimmed == "transparent" {
+            self = .transparent
+            return
+        }
         if let rgb = cssColorNames[trimmed] {
             self.init(red: UInt8(rgb >> 16), green: UInt8((rgb >> 8) & 0xFF), blue: UInt8(rgb & 0xFF))
             return
@@ -45,7 +50,10 @@ public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// `#RRGGBB` or `#RRGGBBAA` when not opaque.
     public var description: String {
-        func hex(_ v: UInt8) -> String { let s = String(v, radix: 16); return s.count == 1 ? "0" + s : s }
+        func hex(_ v: UInt8) -> String {
+            let s = String(v, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }
         return "#" + hex(red) + hex(green) + hex(blue) + (alpha == 255 ? "" : hex(alpha))
     }
 }

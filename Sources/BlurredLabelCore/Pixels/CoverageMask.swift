@@ -42,12 +42,14 @@ public struct CoverageMask: Equatable, Sendable {
     public func padded(by pad: Int) throws -> CoverageMask {
         try checkValueCount()
         let grow = pad.multipliedReportingOverflow(by: 2)
-        guard pad >= 0, !grow.overflow, width <= Int.max - grow.partialValue, height <= Int.max - grow.partialValue else {
+        guard pad >= 0, !grow.overflow, width <= Int.max - grow.partialValue, height <= Int.max - grow.partialValue
+        else {
             throw ImageError.invalidSize(width: pad < 0 ? width - 1 : Int.max, height: pad < 0 ? height - 1 : Int.max)
         }
         var out = try CoverageMask(width: width + grow.partialValue, height: height + grow.partialValue)
         for y in 0..<height {
-            let src = y * width, dst = (y + pad) * out.width + pad
+            let src = y * width
+            let dst = (y + pad) * out.width + pad
             out.values.replaceSubrange(dst..<(dst + width), with: values[src..<(src + width)])
         }
         return out
@@ -58,9 +60,12 @@ public struct CoverageMask: Equatable, Sendable {
     public func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
         try checkValueCount()
         if newWidth == width && newHeight == height { return self }
-        guard newWidth >= width, newHeight >= height else { throw ImageError.invalidSize(width: newWidth, height: newHeight) }
+        guard newWidth >= width, newHeight >= height else {
+            throw ImageError.invalidSize(width: newWidth, height: newHeight)
+        }
         var out = try CoverageMask(width: newWidth, height: newHeight)
-        let left = (newWidth - width) / 2, top = (newHeight - height) / 2
+        let left = (newWidth - width) / 2
+        let top = (newHeight - height) / 2
         for y in 0..<height {
             let dst = (y + top) * newWidth + left
             out.values.replaceSubrange(dst..<(dst + width), with: values[(y * width)..<((y + 1) * width)])

@@ -32,15 +32,22 @@ public enum FileIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw FileError.cannotRead(path: path, reason: code == ENOENT ? "no such file" : code == EACCES ? "permission denied" : systemErrorText(code))
+            throw FileError.cannotRead(
+                path: path,
+                reason: code == ENOENT ? "no such file" : code == EACCES ? "permission denied" : systemErrorText(code)
+            )
         }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError.cannotRead(path: path, reason: "is a folder, not a file")
         }
-        return try readAll(from: fd, path: path, limit: limit,
-                           sizeHint: (info.st_mode & S_IFMT) == S_IFREG ? min(Int(info.st_size), limit) : 0)
+        return try readAll(
+            from: fd,
+            path: path,
+            limit: limit,
+            sizeHint: (info.st_mode & S_IFMT) == S_IFREG ? min(Int(info.st_size), limit) : 0
+        )
     }
 
     /// Writes `bytes` to `path` (see the type's description), or to standard output for `-`.
@@ -75,13 +82,19 @@ public enum FileIO {
     }
 
     /// The write, with the low-level writer injectable so tests can make it fail.
-    static func writeAtomically(_ bytes: [UInt8], to path: String,
-                                writer: (Int32, UnsafeRawPointer?, Int) -> Int) throws {
+    static func writeAtomically(
+        _ bytes: [UInt8],
+        to path: String,
+        writer: (Int32, UnsafeRawPointer?, Int) -> Int
+    ) throws {
         switch try Destination(path) {
         case .stream:
             let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
             guard fd >= 0 else { throw FileError.cannotWrite(path: path, reason: systemErrorText()) }
-            do { try writeAll(bytes, to: fd, path: path, writer: writer) } catch { close(fd); throw error }
+            do { try writeAll(bytes, to: fd, path: path, writer: writer) } catch {
+                close(fd)
+                throw error
+            }
             guard close(fd) == 0 else { throw FileError.cannotWrite(path: path, reason: systemErrorText()) }
         case let .file(target, existing):
             try replace(target, existing: existing, with: bytes, naming: path, writer: writer)
@@ -89,13 +102,20 @@ public enum FileIO {
     }
 
     /// Writes `bytes` to a new temporary file beside `target` and renames it over `target`.
-    private static func replace(_ target: String, existing: stat?, with bytes: [UInt8], naming path: String,
-                                writer: (Int32, UnsafeRawPointer?, Int) -> Int) throws {
+    private static func replace(
+        _ target: String,
+        existing: stat?,
+        with bytes: [UInt8],
+        naming path: String,
+        writer: (Int32, UnsafeRawPointer?, Int) -> Int
+    ) throws {
         // Beside the destination (a rename cannot cross file systems), hidden, short (a 255-byte
         // name must still work), random. A file being replaced starts private (0600) and gets its
         // old permissions before the rename; a new one gets 0666 less the umask.
         let directory = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
-        var fd: Int32 = -1, temporary = "", slot: Int?
+        var fd: Int32 = -1
+        var temporary = ""
+        var slot: Int?
         for _ in 0..<32 {
             temporary = directory + ".bl." + randomName(length: 6)
             slot = TemporaryFiles.register(temporary)
@@ -107,7 +127,9 @@ public enum FileIO {
                 throw FileError.cannotWrite(path: path, reason: writeFailureText(code, folder: directory))
             }
         }
-        guard fd >= 0 else { throw FileError.cannotWrite(path: path, reason: "no free temporary file name in its folder") }
+        guard fd >= 0 else {
+            throw FileError.cannotWrite(path: path, reason: "no free temporary file name in its folder")
+        }
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
@@ -133,7 +155,7 @@ public enum FileIO {
         var now = stat()
         if fstat(fd, &now) == 0 && (now.st_uid != existing.st_uid || now.st_gid != existing.st_gid) {
             if fchown(fd, existing.st_uid, existing.st_gid) != 0 {
-                _ = fchown(fd, uid_t.max, existing.st_gid) // at least the group, if we may
+                _ = fchown(fd, uid_t.max, existing.st_gid)  // at least the group, if we may
             }
         }
         _ = fchmod(fd, existing.st_mode & 0o7777)
@@ -146,10 +168,12 @@ public enum FileIO {
         let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         var generator = SystemRandomNumberGenerator()
         var value = generator.next(upperBound: (0..<length).reduce(UInt64(1)) { power, _ in power * 36 })
-        return String((0..<length).map { _ in
-            defer { value /= 36 }
-            return letters[Int(value % 36)]
-        })
+        return String(
+            (0..<length).map { _ in
+                defer { value /= 36 }
+                return letters[Int(value % 36)]
+            }
+        )
     }
 
     private static func writeFailureText(_ code: Int32, folder: String) -> String {
@@ -180,8 +204,12 @@ public enum FileIO {
         }
     }
 
-    package static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String,
-                                 writer: (Int32, UnsafeRawPointer?, Int) -> Int = Glibc.write) throws {
+    package static func writeAll(
+        _ bytes: [UInt8],
+        to fd: Int32,
+        path: String,
+        writer: (Int32, UnsafeRawPointer?, Int) -> Int = Glibc.write
+    ) throws {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -214,7 +242,10 @@ enum Destination {
                 if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
                     // /dev/stdout, /dev/fd/N, /proc/self/fd/N lead to whatever the descriptor
                     // is open on: write into it, as a shell's redirection expects.
-                    if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") { self = .stream; return }
+                    if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+                        self = .stream
+                        return
+                    }
                     guard let resolved = realpath(path, nil) else {
                         throw FileError.cannotWrite(path: path, reason: systemErrorText())
                     }
@@ -245,8 +276,10 @@ public enum FileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotRead(path, reason): return path.isEmpty ? "cannot read a file with an empty name" : "cannot read \(path): \(reason)"
-        case let .cannotWrite(path, reason): return path.isEmpty ? "cannot write a file with an empty name" : "cannot write \(path): \(reason)"
+        case let .cannotRead(path, reason):
+            return path.isEmpty ? "cannot read a file with an empty name" : "cannot read \(path): \(reason)"
+        case let .cannotWrite(path, reason):
+            return path.isEmpty ? "cannot write a file with an empty name" : "cannot write \(path): \(reason)"
         }
     }
 }

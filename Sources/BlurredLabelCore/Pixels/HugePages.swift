@@ -30,7 +30,9 @@ enum HugePages {
         // (measured: 16 MB mask blurs 10–30% slower).
         let pages = Int(end - first) / Int(getpagesize())
         var resident = [UInt8](repeating: 0, count: pages)
-        guard mincore(aligned, Int(end - first), &resident) == 0, !resident.contains(where: { $0 & 1 != 0 }) else { return }
+        guard mincore(aligned, Int(end - first), &resident) == 0, !resident.contains(where: { $0 & 1 != 0 }) else {
+            return
+        }
         _ = madvise(aligned, Int(end - first), MADV_HUGEPAGE)
         #endif
     }

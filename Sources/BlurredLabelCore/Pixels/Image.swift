@@ -42,7 +42,7 @@ public struct Image: Equatable, Sendable {
 
     static func checkSize(width: Int, height: Int) throws {
         guard width >= 0, height >= 0, width <= maximumSide, height <= maximumSide,
-              width.multipliedReportingOverflow(by: height).partialValue <= maximumPixels
+            width.multipliedReportingOverflow(by: height).partialValue <= maximumPixels
         else { throw ImageError.invalidSize(width: width, height: height) }
     }
 
@@ -89,7 +89,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidSize(width, height):
-            return "invalid image size \(width)x\(height) (each side 0...\(Image.maximumSide), at most \(Image.maximumPixels) pixels)"
+            return
+                "invalid image size \(width)x\(height) (each side 0...\(Image.maximumSide), at most \(Image.maximumPixels) pixels)"
         case let .pixelCountMismatch(expected, actual):
             return "pixel buffer has \(actual) bytes, expected \(expected)"
         }

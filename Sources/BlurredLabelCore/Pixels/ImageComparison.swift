@@ -1,4 +1,3 @@
-
 /// Compares two images the way a person would: exact equality first, then a perceptual colour
 /// distance per pixel (`metric`, pixelmatch's), with anti-aliased edge pixels counted apart.
 ///
@@ -25,12 +24,24 @@ public struct ImageComparison: Sendable {
     /// The default metric: OKLab, pixelmatch's current one (see the README for why).
     public static let defaultMetric = ComparisonMetric.oklab
 
-    public init(threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffRatio: Double = 0,
-                detectAntialiasing: Bool = true, metric: ComparisonMetric = defaultMetric,
-                checkerboard: Bool = true, backdrop: Color = .white, threads: Int = defaultThreadCount) {
-        self.threshold = threshold; self.maxDiffPixels = maxDiffPixels; self.maxDiffRatio = maxDiffRatio
-        self.detectAntialiasing = detectAntialiasing; self.metric = metric; self.checkerboard = checkerboard
-        self.backdrop = backdrop; self.threads = max(1, threads)
+    public init(
+        threshold: Double = 0.1,
+        maxDiffPixels: Int = 0,
+        maxDiffRatio: Double = 0,
+        detectAntialiasing: Bool = true,
+        metric: ComparisonMetric = defaultMetric,
+        checkerboard: Bool = true,
+        backdrop: Color = .white,
+        threads: Int = defaultThreadCount
+    ) {
+        self.threshold = threshold
+        self.maxDiffPixels = maxDiffPixels
+        self.maxDiffRatio = maxDiffRatio
+        self.detectAntialiasing = detectAntialiasing
+        self.metric = metric
+        self.checkerboard = checkerboard
+        self.backdrop = backdrop
+        self.threads = max(1, threads)
     }
 
     /// What a comparison found.
@@ -67,7 +78,9 @@ public struct ImageComparison: Sendable {
         public var summary: String {
             if isIdentical { return "images are identical" }
             let aa = antialiasedPixels > 0 ? "; \(antialiasedPixels) anti-aliased pixels allowed" : ""
-            let largest = cFormat("largest distance %.4f (", maxDistance) + metric.rawValue + cFormat(" metric, threshold %g)", threshold)
+            let largest =
+                cFormat("largest distance %.4f (", maxDistance) + metric.rawValue
+                + cFormat(" metric, threshold %g)", threshold)
             if differentPixels == 0 {
                 let below = pixelsBelowThreshold == 1 ? "1 pixel differs" : "\(pixelsBelowThreshold) pixels differ"
                 return "equal within the threshold: \(below) below it, \(largest)\(aa)"
@@ -75,7 +88,8 @@ public struct ImageComparison: Sendable {
             // Passing with pixels over the threshold: say it is the tolerance that lets them pass.
             let tolerated = passes ? "within the tolerance of \(allowedPixels) pixels: " : ""
             let place = bounds.map { " " + $0.description } ?? ""
-            return tolerated + cFormat("%ld of %ld pixels differ (%.4f%%)", differentPixels, width * height, differentRatio * 100)
+            return tolerated
+                + cFormat("%ld of %ld pixels differ (%.4f%%)", differentPixels, width * height, differentRatio * 100)
                 + place + ", " + largest + aa
         }
     }
@@ -98,19 +112,36 @@ public struct ImageComparison: Sendable {
     /// Throws `InvalidSettings` for a threshold or `maxDiffRatio` outside 0…1 or a negative
     /// `maxDiffPixels`, `SizeMismatch` for pictures of different sizes.
     public func compare(expected: Image, actual: Image) throws -> Result {
-        guard (0...1).contains(threshold) else { throw InvalidSettings(description: "threshold must be from 0 to 1, got \(threshold)") }
-        guard (0...1).contains(maxDiffRatio) else { throw InvalidSettings(description: "maxDiffRatio must be from 0 to 1, got \(maxDiffRatio)") }
-        guard maxDiffPixels >= 0 else { throw InvalidSettings(description: "maxDiffPixels must be 0 or more, got \(maxDiffPixels)") }
+        guard (0...1).contains(threshold) else {
+            throw InvalidSettings(description: "threshold must be from 0 to 1, got \(threshold)")
+        }
+        guard (0...1).contains(maxDiffRatio) else {
+            throw InvalidSettings(description: "maxDiffRatio must be from 0 to 1, got \(maxDiffRatio)")
+        }
+        guard maxDiffPixels >= 0 else {
+            throw InvalidSettings(description: "maxDiffPixels must be 0 or more, got \(maxDiffPixels)")
+        }
         try expected.checkPixelCount()
         try actual.checkPixelCount()
         guard expected.width == actual.width, expected.height == actual.height else {
             throw SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
         }
-        let w = expected.width, h = expected.height
+        let w = expected.width
+        let h = expected.height
         let allowed = max(maxDiffPixels, Int((maxDiffRatio * Double(w * h)).rounded(.down)))
         if expected.pixels == actual.pixels {
-            return Result(width: w, height: h, differentPixels: 0, antialiasedPixels: 0, changedPixels: 0, maxDistance: 0,
-                          allowedPixels: allowed, metric: metric, threshold: threshold, classes: [])
+            return Result(
+                width: w,
+                height: h,
+                differentPixels: 0,
+                antialiasedPixels: 0,
+                changedPixels: 0,
+                maxDistance: 0,
+                allowedPixels: allowed,
+                metric: metric,
+                threshold: threshold,
+                classes: []
+            )
         }
         let measure = PixelMetric(metric: metric, threshold: threshold, checkerboard: checkerboard, backdrop: backdrop)
         let detect = detectAntialiasing
@@ -125,7 +156,8 @@ public struct ImageComparison: Sendable {
                     let b = UnsafeSendable(rawB.bindMemory(to: UInt32.self).baseAddress!)
                     let marks = UnsafeSendable(out.baseAddress!)
                     return WorkerResults.map(rows: h, threads: threads) { rows in
-                        let pa = UnsafePointer(a.pointer), pb = UnsafePointer(b.pointer)
+                        let pa = UnsafePointer(a.pointer)
+                        let pb = UnsafePointer(b.pointer)
                         let image = PixelGrid(width: w, height: h)
                         var tally = Tally()
                         for y in rows {
@@ -136,14 +168,18 @@ public struct ImageComparison: Sendable {
                                 let (exceeds, distance) = measure.compare(pa[i], pb[i], index: i)
                                 tally.worst = max(tally.worst, distance)
                                 guard exceeds else { continue }
-                                if detect && (image.isAntialiased(pa, x, y, other: pb, measure)
-                                              || image.isAntialiased(pb, x, y, other: pa, measure)) {
-                                    marks.pointer[i] = 2   // each pixel is written by the one worker owning its row
+                                if detect
+                                    && (image.isAntialiased(pa, x, y, other: pb, measure)
+                                        || image.isAntialiased(pb, x, y, other: pa, measure))
+                                {
+                                    marks.pointer[i] = 2  // each pixel is written by the one worker owning its row
                                     tally.antialiased += 1
                                 } else {
                                     marks.pointer[i] = 1
                                     tally.different += 1
-                                    tally.bounds = tally.bounds?.including(x: x, y: y) ?? DifferenceBounds(minX: x, minY: y, maxX: x, maxY: y)
+                                    tally.bounds =
+                                        tally.bounds?.including(x: x, y: y)
+                                        ?? DifferenceBounds(minX: x, minY: y, maxX: x, maxY: y)
                                 }
                             }
                         }
@@ -153,9 +189,19 @@ public struct ImageComparison: Sendable {
             }
         }
         let total = tallies.reduce(Tally(), +)
-        return Result(width: w, height: h, differentPixels: total.different, antialiasedPixels: total.antialiased,
-                      changedPixels: total.changed, maxDistance: min(1, total.worst), allowedPixels: allowed,
-                      metric: metric, threshold: threshold, classes: classes, bounds: total.bounds)
+        return Result(
+            width: w,
+            height: h,
+            differentPixels: total.different,
+            antialiasedPixels: total.antialiased,
+            changedPixels: total.changed,
+            maxDistance: min(1, total.worst),
+            allowedPixels: allowed,
+            metric: metric,
+            threshold: threshold,
+            classes: classes,
+            bounds: total.bounds
+        )
     }
 }
 
@@ -166,8 +212,13 @@ struct Tally: Sendable, Equatable {
     var bounds: DifferenceBounds?
 
     static func + (l: Tally, r: Tally) -> Tally {
-        Tally(different: l.different + r.different, antialiased: l.antialiased + r.antialiased,
-              changed: l.changed + r.changed, worst: max(l.worst, r.worst), bounds: DifferenceBounds.union(l.bounds, r.bounds))
+        Tally(
+            different: l.different + r.different,
+            antialiased: l.antialiased + r.antialiased,
+            changed: l.changed + r.changed,
+            worst: max(l.worst, r.worst),
+            bounds: DifferenceBounds.union(l.bounds, r.bounds)
+        )
     }
 }
 
@@ -176,7 +227,10 @@ public struct DifferenceBounds: Sendable, Equatable {
     public var minX: Int, minY: Int, maxX: Int, maxY: Int
 
     public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
 
     /// The box grown to hold (x, y).
@@ -202,12 +256,22 @@ struct PixelGrid {
 
     /// The pixel lies on a brightness ramp between a darker and a brighter neighbour, one of
     /// which sits in a flat area (three or more identical neighbours) in both images.
-    func isAntialiased(_ img: UnsafePointer<UInt32>, _ x1: Int, _ y1: Int, other: UnsafePointer<UInt32>,
-                       _ measure: PixelMetric) -> Bool {
-        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0), x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+    func isAntialiased(
+        _ img: UnsafePointer<UInt32>,
+        _ x1: Int,
+        _ y1: Int,
+        other: UnsafePointer<UInt32>,
+        _ measure: PixelMetric
+    ) -> Bool {
+        let x0 = max(x1 - 1, 0)
+        let y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1)
+        let y2 = min(y1 + 1, height - 1)
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
-        var minDelta = 0.0, maxDelta = 0.0
-        var minPosition = (0, 0), maxPosition = (0, 0)
+        var minDelta = 0.0
+        var maxDelta = 0.0
+        var minPosition = (0, 0)
+        var maxPosition = (0, 0)
         let centreIndex = y1 * width + x1
         let centre = img[centreIndex]
         for x in x0...x2 {
@@ -217,9 +281,11 @@ struct PixelGrid {
                     zeroes += 1
                     if zeroes > 2 { return false }
                 } else if delta < minDelta {
-                    minDelta = delta; minPosition = (x, y)
+                    minDelta = delta
+                    minPosition = (x, y)
                 } else if delta > maxDelta {
-                    maxDelta = delta; maxPosition = (x, y)
+                    maxDelta = delta
+                    maxPosition = (x, y)
                 }
             }
         }
@@ -230,7 +296,10 @@ struct PixelGrid {
 
     private func hasManySiblings(_ img: UnsafePointer<UInt32>, _ p: (Int, Int)) -> Bool {
         let (x1, y1) = p
-        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0), x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let x0 = max(x1 - 1, 0)
+        let y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1)
+        let y2 = min(y1 + 1, height - 1)
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
         let centre = img[y1 * width + x1]
         for x in x0...x2 {

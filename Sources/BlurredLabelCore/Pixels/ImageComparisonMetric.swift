@@ -42,9 +42,11 @@ struct PixelMetric: Sendable {
     func background(_ index: Int) -> (Double, Double, Double) {
         if let backdrop { return backdrop }
         let k = index * 4
-        return (Double(48 + 159 * (k % 2)),
-                Double(48 + 159 * (Int(Double(k) / 1.618033988749895) % 2)),
-                Double(48 + 159 * (Int(Double(k) / 2.618033988749895) % 2)))
+        return (
+            Double(48 + 159 * (k % 2)),
+            Double(48 + 159 * (Int(Double(k) / 1.618033988749895) % 2)),
+            Double(48 + 159 * (Int(Double(k) / 2.618033988749895) % 2))
+        )
     }
 
     /// Whether the pixels at `index` (which differ in bytes) are over the threshold, and their
@@ -64,8 +66,11 @@ struct PixelMetric: Sendable {
 
     @inline(__always)
     func yiqSquared(_ p: UInt32, _ q: UInt32, index: Int) -> Double {
-        let (r1, g1, b1, a1) = channels(p), (r2, g2, b2, a2) = channels(q)
-        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
+        let (r1, g1, b1, a1) = channels(p)
+        let (r2, g2, b2, a2) = channels(q)
+        var dr = r1 - r2
+        var dg = g1 - g2
+        var db = b1 - b2
         if a1 < 255 || a2 < 255 {
             // pixelmatch: (r1·a1 − r2·a2 − background·Δa) / 255; r·a is the premultiplied byte · 255.
             let (rb, gb, bb) = background(index)
@@ -84,8 +89,10 @@ struct PixelMetric: Sendable {
 
     @inline(__always)
     func oklab(_ p: UInt32, _ q: UInt32, index: Int) -> (exceeds: Bool, distance: Double) {
-        let (r1, g1, b1, a1) = channels(p), (r2, g2, b2, a2) = channels(q)
-        let one: (Double, Double, Double, Double), two: (Double, Double, Double, Double)
+        let (r1, g1, b1, a1) = channels(p)
+        let (r2, g2, b2, a2) = channels(q)
+        let one: (Double, Double, Double, Double)
+        let two: (Double, Double, Double, Double)
         if a1 == 255 && a2 == 255 {
             one = tables.lms(linear: tables.linear[Int(r1)], tables.linear[Int(g1)], tables.linear[Int(b1)])
             two = tables.lms(linear: tables.linear[Int(r2)], tables.linear[Int(g2)], tables.linear[Int(b2)])
@@ -93,14 +100,19 @@ struct PixelMetric: Sendable {
             // Blend over the background: (r·a + background·(255 − a)) / 255, with fractional results.
             let (rb, gb, bb) = background(index)
             func blended(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> (Double, Double, Double, Double) {
-                tables.lms(linear: tables.linearInterpolated((r * 255 + rb * (255 - a)) / 255),
-                           tables.linearInterpolated((g * 255 + gb * (255 - a)) / 255),
-                           tables.linearInterpolated((b * 255 + bb * (255 - a)) / 255))
+                tables.lms(
+                    linear: tables.linearInterpolated((r * 255 + rb * (255 - a)) / 255),
+                    tables.linearInterpolated((g * 255 + gb * (255 - a)) / 255),
+                    tables.linearInterpolated((b * 255 + bb * (255 - a)) / 255)
+                )
             }
             one = blended(r1, g1, b1, a1)
             two = blended(r2, g2, b2, a2)
         }
-        let dLr = one.3 - two.3, dl = one.0 - two.0, dm = one.1 - two.1, ds = one.2 - two.2
+        let dLr = one.3 - two.3
+        let dl = one.0 - two.0
+        let dm = one.1 - two.1
+        let ds = one.2 - two.2
         let da = 1.9779984951 * dl - 2.4285922050 * dm + 0.4505937099 * ds
         let db = 0.0259040371 * dl + 0.7827717662 * dm - 0.8086757660 * ds
         let chroma = da * da + db * db
@@ -119,7 +131,8 @@ struct PixelMetric: Sendable {
     @inline(__always)
     func brightnessDelta(_ c: UInt32, _ n: UInt32, centre: Int) -> Double {
         if c == n { return 0 }
-        let (r1, g1, b1, a1) = channels(c), (r2, g2, b2, a2) = channels(n)
+        let (r1, g1, b1, a1) = channels(c)
+        let (r2, g2, b2, a2) = channels(n)
         guard a1 < 255 || a2 < 255 else {
             return (r1 - r2) * 0.29889531 + (g1 - g2) * 0.58662247 + (b1 - b2) * 0.11448223
         }

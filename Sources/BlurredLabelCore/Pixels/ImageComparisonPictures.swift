@@ -15,15 +15,28 @@ extension ImageComparison {
                 for i in 0..<count {
                     let k = i * 4
                     switch result.classes.isEmpty ? 0 : result.classes[i] {
-                    case 1: dst[k] = 255; dst[k + 1] = 0; dst[k + 2] = 0
-                    case 2: dst[k] = 255; dst[k + 1] = 255; dst[k + 2] = 0
-                    case 3: dst[k] = 160; dst[k + 1] = 160; dst[k + 2] = 160
+                    case 1:
+                        dst[k] = 255
+                        dst[k + 1] = 0
+                        dst[k + 2] = 0
+                    case 2:
+                        dst[k] = 255
+                        dst[k + 1] = 255
+                        dst[k + 2] = 0
+                    case 3:
+                        dst[k] = 160
+                        dst[k + 1] = 160
+                        dst[k + 2] = 160
                     default:
                         // pixelmatch: 255 + (luma − 255)·0.1·a/255 on straight colour, which is
                         // 255 + (luma of the premultiplied bytes − a)·0.1.
-                        let luma = Double(src[k]) * 0.29889531 + Double(src[k + 1]) * 0.58662247 + Double(src[k + 2]) * 0.11448223
+                        let luma =
+                            Double(src[k]) * 0.29889531 + Double(src[k + 1]) * 0.58662247 + Double(src[k + 2])
+                            * 0.11448223
                         let grey = UInt8(max(0, min(255, 255 + (luma - Double(src[k + 3])) * 0.1)))
-                        dst[k] = grey; dst[k + 1] = grey; dst[k + 2] = grey
+                        dst[k] = grey
+                        dst[k + 1] = grey
+                        dst[k + 2] = grey
                     }
                 }
             }
@@ -35,7 +48,8 @@ extension ImageComparison {
     /// by side would be wider than an image may be (very wide, short pictures). Refused
     /// (`DiffPictureTooLarge`) when neither fits.
     public func sideBySide(expected: Image, diff: Image, actual: Image) throws -> Image {
-        let gap = 4, parts = [expected, diff, actual]
+        let gap = 4
+        let parts = [expected, diff, actual]
         for part in parts { try part.checkPixelCount() }
         let across = (width: parts.map(\.width).reduce(2 * gap, +), height: parts.map(\.height).max()!)
         let down = (width: parts.map(\.width).max()!, height: parts.map(\.height).reduce(2 * gap, +))
@@ -49,7 +63,10 @@ extension ImageComparison {
             for y in 0..<part.height {
                 let src = y * part.width * 4
                 let dst = horizontal ? (y * size.width + offset) * 4 : ((y + offset) * size.width) * 4
-                out.pixels.replaceSubrange(dst..<(dst + part.width * 4), with: flat.pixels[src..<(src + part.width * 4)])
+                out.pixels.replaceSubrange(
+                    dst..<(dst + part.width * 4),
+                    with: flat.pixels[src..<(src + part.width * 4)]
+                )
             }
             offset += (horizontal ? part.width : part.height) + gap
         }

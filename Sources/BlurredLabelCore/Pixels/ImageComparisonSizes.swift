@@ -24,15 +24,24 @@ extension ImageComparison {
     /// wide as the wider and as tall as the taller: a 1000000×1 and a 1×1000000 picture would need
     /// 10^12 pixels, so a canvas over the image limits is refused (`DiffPictureTooLarge`) before
     /// anything is allocated for it. The comparison itself needs only the shared part.
-    public func compareDifferentSizes(expected: Image, actual: Image, drawing: Bool = true) throws -> SizeMismatchComparison {
-        try expected.checkPixelCount()   // copied through pointers below
+    public func compareDifferentSizes(
+        expected: Image,
+        actual: Image,
+        drawing: Bool = true
+    ) throws -> SizeMismatchComparison {
+        try expected.checkPixelCount()  // copied through pointers below
         try actual.checkPixelCount()
-        let width = max(expected.width, actual.width), height = max(expected.height, actual.height)
+        let width = max(expected.width, actual.width)
+        let height = max(expected.height, actual.height)
         let shared = (width: min(expected.width, actual.width), height: min(expected.height, actual.height))
         let mismatch = SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
-        if drawing { try DiffPictureTooLarge.check(width: width, height: height, what: "the diff picture of \(mismatch.sizes)") }
-        let overlap = try compare(expected: try expected.topLeft(width: shared.width, height: shared.height),
-                                  actual: try actual.topLeft(width: shared.width, height: shared.height))
+        if drawing {
+            try DiffPictureTooLarge.check(width: width, height: height, what: "the diff picture of \(mismatch.sizes)")
+        }
+        let overlap = try compare(
+            expected: try expected.topLeft(width: shared.width, height: shared.height),
+            actual: try actual.topLeft(width: shared.width, height: shared.height)
+        )
         guard drawing else { return SizeMismatchComparison(mismatch: mismatch, overlap: overlap, diff: nil) }
         // Classes over the whole canvas: the overlap's own, 1 where one picture has a pixel and
         // the other has none, 3 where neither has.
@@ -41,13 +50,24 @@ extension ImageComparison {
             for x in 0..<width {
                 let inExpected = x < expected.width && y < expected.height
                 let inActual = x < actual.width && y < actual.height
-                classes[y * width + x] = inExpected && inActual
+                classes[y * width + x] =
+                    inExpected && inActual
                     ? (overlap.classes.isEmpty ? 0 : overlap.classes[y * shared.width + x])
                     : (inExpected || inActual ? 1 : 3)
             }
         }
-        let canvas = Result(width: width, height: height, differentPixels: 0, antialiasedPixels: 0, changedPixels: 0,
-                            maxDistance: 0, allowedPixels: 0, metric: metric, threshold: threshold, classes: classes)
+        let canvas = Result(
+            width: width,
+            height: height,
+            differentPixels: 0,
+            antialiasedPixels: 0,
+            changedPixels: 0,
+            maxDistance: 0,
+            allowedPixels: 0,
+            metric: metric,
+            threshold: threshold,
+            classes: classes
+        )
         let diff = try diffImage(expected: try expected.topLeft(width: width, height: height), result: canvas)
         return SizeMismatchComparison(mismatch: mismatch, overlap: overlap, diff: diff)
     }

@@ -64,14 +64,19 @@ public enum PNGColorPlan: Equatable, Sendable {
                 guard [1, 2, 4, 8].contains(depth) else { return false }
                 let scale: Int = 255 / ((1 << depth) - 1)
                 for i in 0..<count {
-                    let r: UInt8 = p[i * 4], g: UInt8 = p[i * 4 + 1], b: UInt8 = p[i * 4 + 2], a: UInt8 = p[i * 4 + 3]
+                    let r: UInt8 = p[i * 4]
+                    let g: UInt8 = p[i * 4 + 1]
+                    let b: UInt8 = p[i * 4 + 2]
+                    let a: UInt8 = p[i * 4 + 3]
                     if a != 255 || r != g || r != b || Int(r) % scale != 0 { return false }
                 }
                 return true
             case let .palette(entries, depth):
                 guard [1, 2, 4, 8].contains(depth), !entries.isEmpty, entries.count <= 1 << depth else { return false }
                 let known = Set(entries)
-                return p.withMemoryRebound(to: UInt32.self) { words in (0..<count).allSatisfy { known.contains(words[$0]) } }
+                return p.withMemoryRebound(to: UInt32.self) { words in
+                    (0..<count).allSatisfy { known.contains(words[$0]) }
+                }
             }
         }
     }
@@ -138,19 +143,28 @@ private struct GreySurvey: Sendable {
     /// (Locals and one pointer to the levels in the loop: no uniqueness or bounds check a pixel.)
     mutating func add(_ image: Image) {
         guard opaque || grey else { return }
-        var isOpaque = opaque, isGrey = grey
+        var isOpaque = opaque
+        var isGrey = grey
         greyLevels.withUnsafeMutableBufferPointer { levels in
             image.pixels.withUnsafeBytes { raw in
                 for word in raw.bindMemory(to: UInt32.self) {
                     let r = word & 0xFF
-                    if word == r &* 0x01_0101 | 0xFF00_0000 { levels[Int(r)] = true; continue }   // opaque grey, the usual pixel
+                    if word == r &* 0x01_0101 | 0xFF00_0000 {
+                        levels[Int(r)] = true
+                        continue
+                    }  // opaque grey, the usual pixel
                     if word >> 24 != 255 { isOpaque = false }
-                    if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF { isGrey = false } else { levels[Int(r)] = true }
+                    if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF {
+                        isGrey = false
+                    } else {
+                        levels[Int(r)] = true
+                    }
                     if !isOpaque && !isGrey { break }
                 }
             }
         }
-        opaque = isOpaque; grey = isGrey
+        opaque = isOpaque
+        grey = isGrey
     }
 }
 
@@ -168,7 +182,10 @@ private struct PaletteCounter: Sendable {
             if slots[h] == color { return }
             h = (h + 1) & 1023
         }
-        if order.count == 256 { overflowed = true; return }
+        if order.count == 256 {
+            overflowed = true
+            return
+        }
         filled[h] = true
         slots[h] = color
         order.append(color)

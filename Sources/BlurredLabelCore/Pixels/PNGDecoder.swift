@@ -15,19 +15,27 @@ public enum PNGDecoder {
     }
 
     /// Decodes PNG bytes. `source` only names the data in errors.
-    public static func decode(_ data: [UInt8], source: String = "<memory>",
-                              maxPixels: Int = defaultMaxPixels) throws -> Image {
+    public static func decode(
+        _ data: [UInt8],
+        source: String = "<memory>",
+        maxPixels: Int = defaultMaxPixels
+    ) throws -> Image {
         try decodeWithHeader(data, source: source, maxPixels: maxPixels).image
     }
 
     /// Decodes PNG bytes and reports the file's own colour type.
-    public static func decodeWithHeader(_ data: [UInt8], source: String = "<memory>",
-                                        maxPixels: Int = defaultMaxPixels) throws -> (image: Image, header: Header) {
+    public static func decodeWithHeader(
+        _ data: [UInt8],
+        source: String = "<memory>",
+        maxPixels: Int = defaultMaxPixels
+    ) throws -> (image: Image, header: Header) {
         var result = blpng_decoded()
-        var width: UInt32 = 0, height: UInt32 = 0
+        var width: UInt32 = 0
+        var height: UInt32 = 0
         // Decode straight into the image's own storage when the declared size is acceptable
         // (anything odd goes through the plain path, which reports it).
-        let direct = data.withUnsafeBufferPointer { blpng_peek_size($0.baseAddress, $0.count, &width, &height) } == 0
+        let direct =
+            data.withUnsafeBufferPointer { blpng_peek_size($0.baseAddress, $0.count, &width, &height) } == 0
             && UInt64(width) * UInt64(height) <= UInt64(max(0, maxPixels)) && width > 0 && height > 0
         var status = BLPNG_OK
         var pixels: [UInt8] = []
@@ -36,7 +44,14 @@ public enum PNGDecoder {
             pixels = [UInt8].uninitialized(count: count) { buffer, initialized in
                 if let base = buffer.baseAddress { HugePages.advise(base, byteCount: count) }
                 status = data.withUnsafeBufferPointer { input in
-                    blpng_decode_into(input.baseAddress, input.count, UInt64(max(0, maxPixels)), buffer.baseAddress, count, &result)
+                    blpng_decode_into(
+                        input.baseAddress,
+                        input.count,
+                        UInt64(max(0, maxPixels)),
+                        buffer.baseAddress,
+                        count,
+                        &result
+                    )
                 }
                 if status == BLPNG_OK { blpng_premultiply(buffer.baseAddress, Int(width) * Int(height)) }
                 initialized = status == BLPNG_OK ? count : 0
@@ -55,7 +70,12 @@ public enum PNGDecoder {
         case BLPNG_NOT_PNG: throw PNGError.notPNG(source: source)
         case BLPNG_TRUNCATED: throw PNGError.truncated(source: source)
         case BLPNG_TOO_LARGE:
-            throw PNGError.tooLarge(source: source, width: Int(result.width), height: Int(result.height), limit: maxPixels)
+            throw PNGError.tooLarge(
+                source: source,
+                width: Int(result.width),
+                height: Int(result.height),
+                limit: maxPixels
+            )
         case BLPNG_NO_MEMORY: throw PNGError.outOfMemory(source: source)
         default: throw PNGError.corrupt(source: source, reason: message.isEmpty ? "unreadable" : message)
         }
@@ -64,8 +84,11 @@ public enum PNGDecoder {
             pixels = [UInt8](UnsafeBufferPointer(start: result.rgba, count: count))
             pixels.withUnsafeMutableBufferPointer { blpng_premultiply($0.baseAddress, count / 4) }
         }
-        let header = Header(colorType: Int(result.color_type), bitDepth: Int(result.bit_depth),
-                            interlaced: result.interlaced != 0)
+        let header = Header(
+            colorType: Int(result.color_type),
+            bitDepth: Int(result.bit_depth),
+            interlaced: result.interlaced != 0
+        )
         return (try Image(width: Int(result.width), height: Int(result.height), premultipliedRGBA: pixels), header)
     }
 
@@ -75,8 +98,10 @@ public enum PNGDecoder {
     }
 
     /// Reads and decodes a file, reporting its colour type; `-` reads standard input.
-    public static func decodeWithHeader(contentsOf path: String,
-                                        maxPixels: Int = defaultMaxPixels) throws -> (image: Image, header: Header) {
+    public static func decodeWithHeader(
+        contentsOf path: String,
+        maxPixels: Int = defaultMaxPixels
+    ) throws -> (image: Image, header: Header) {
         let bytes = try FileIO.read(path)
         return try decodeWithHeader(bytes, source: path == "-" ? "<stdin>" : path, maxPixels: maxPixels)
     }

@@ -12,7 +12,12 @@ public struct PNGEncoder: Sendable {
     /// filters for anything larger, where compression matters more than per-file speed.
     public var strategy: Strategy
 
-    public enum Strategy: Int32, Sendable { case automatic = -1, standard = 0, filtered = 1, runLength = 3 }
+    public enum Strategy: Int32, Sendable {
+        case automatic = -1
+        case standard = 0
+        case filtered = 1
+        case runLength = 3
+    }
 
     /// Tests: every image through libpng, even those `SmallPNGWriter` writes (the same bytes).
     var libpngOnly = false
@@ -59,11 +64,14 @@ public struct PNGEncoder: Sendable {
 
     /// The encoding itself, for a plan known to hold the image.
     private func encode(_ image: Image, exactPlan plan: PNGColorPlan) throws -> [UInt8] {
-        guard !image.isEmpty else { throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))") }
+        guard !image.isEmpty else {
+            throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))")
+        }
         // The level may have been set after `init`, which clamps it.
         let compressionLevel = min(9, max(0, self.compressionLevel))
         let (rows, rowBytes) = Self.packRows(image, plan: plan)
-        var paletteRGB: [UInt8] = [], paletteAlpha: [UInt8] = []
+        var paletteRGB: [UInt8] = []
+        var paletteAlpha: [UInt8] = []
         if case let .palette(entries, _) = plan {
             for entry in entries {
                 let a = UInt8(entry >> 24)
@@ -73,12 +81,22 @@ public struct PNGEncoder: Sendable {
             }
         }
         if strategy == .automatic && filters == nil && compressionLevel > 0
-            && image.width * image.height >= Self.parallelImagePixels {
-            return try ParallelPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height,
-                                                plan: plan, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
-                                                level: compressionLevel, threads: defaultThreadCount)
+            && image.width * image.height >= Self.parallelImagePixels
+        {
+            return try ParallelPNGWriter.encode(
+                rows: rows,
+                rowBytes: rowBytes,
+                width: image.width,
+                height: image.height,
+                plan: plan,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: compressionLevel,
+                threads: defaultThreadCount
+            )
         }
-        var strategy = self.strategy, filters = self.filters
+        var strategy = self.strategy
+        var filters = self.filters
         if strategy == .automatic {
             let small = image.width * image.height <= Self.smallImagePixels
             strategy = small ? .runLength : .standard
@@ -87,11 +105,21 @@ public struct PNGEncoder: Sendable {
         }
         // Small images only: the writer holds the filtered image and its compressed copy whole,
         // where libpng streams rows (the same bytes either way).
-        if strategy == .runLength && compressionLevel > 0 && !libpngOnly && image.width * image.height <= Self.smallImagePixels,
-           let filter = Self.smallWriterFilter(filters, plan: plan),
-           let file = SmallPNGWriter.encode(rows: rows, rowBytes: rowBytes, width: image.width, height: image.height, plan: plan,
-                                            filter: filter, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
-                                            level: compressionLevel) {
+        if strategy == .runLength && compressionLevel > 0 && !libpngOnly
+            && image.width * image.height <= Self.smallImagePixels,
+            let filter = Self.smallWriterFilter(filters, plan: plan),
+            let file = SmallPNGWriter.encode(
+                rows: rows,
+                rowBytes: rowBytes,
+                width: image.width,
+                height: image.height,
+                plan: plan,
+                filter: filter,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: compressionLevel
+            )
+        {
             return file
         }
         var out = blpng_encoded()
@@ -99,20 +127,30 @@ public struct PNGEncoder: Sendable {
             paletteRGB.withUnsafeBufferPointer { rgb in
                 paletteAlpha.withUnsafeBufferPointer { alpha in
                     var request = blpng_encode_request(
-                        width: UInt32(image.width), height: UInt32(image.height),
-                        color_type: plan.colorType, bit_depth: Int32(plan.bitDepth),
-                        rows: rowBuffer.baseAddress, row_bytes: rowBytes,
-                        palette_rgb: rgb.baseAddress, palette_count: Int32(rgb.count / 3),
-                        palette_alpha: alpha.baseAddress, trans_count: Int32(alpha.count),
-                        compression_level: Int32(compressionLevel), filters: filters?.rawValue ?? 0,
-                        strategy: strategy.rawValue, window_bits: Self.windowBits(dataCount: image.height * (rowBytes + 1)))
+                        width: UInt32(image.width),
+                        height: UInt32(image.height),
+                        color_type: plan.colorType,
+                        bit_depth: Int32(plan.bitDepth),
+                        rows: rowBuffer.baseAddress,
+                        row_bytes: rowBytes,
+                        palette_rgb: rgb.baseAddress,
+                        palette_count: Int32(rgb.count / 3),
+                        palette_alpha: alpha.baseAddress,
+                        trans_count: Int32(alpha.count),
+                        compression_level: Int32(compressionLevel),
+                        filters: filters?.rawValue ?? 0,
+                        strategy: strategy.rawValue,
+                        window_bits: Self.windowBits(dataCount: image.height * (rowBytes + 1))
+                    )
                     return blpng_encode(&request, &out)
                 }
             }
         }
         defer { blpng_free(out.bytes) }
         guard status == BLPNG_OK else {
-            let message = withUnsafeBytes(of: out.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            let message = withUnsafeBytes(of: out.message) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
             throw PNGError.encodeFailed(reason: message.isEmpty ? "libpng status \(status.rawValue)" : message)
         }
         return [UInt8](UnsafeBufferPointer(start: out.bytes, count: out.count))
@@ -142,7 +180,8 @@ public struct PNGEncoder: Sendable {
 
     /// The image's rows in the plan's layout, and the bytes per row.
     static func packRows(_ image: Image, plan: PNGColorPlan) -> ([UInt8], Int) {
-        let w = image.width, h = image.height
+        let w = image.width
+        let h = image.height
         return image.pixels.withUnsafeBufferPointer { p -> ([UInt8], Int) in
             switch plan {
             case .rgba:
@@ -151,7 +190,9 @@ public struct PNGEncoder: Sendable {
                     let a = p[i * 4 + 3]
                     out[i * 4 + 3] = a
                     if a == 255 {
-                        out[i * 4] = p[i * 4]; out[i * 4 + 1] = p[i * 4 + 1]; out[i * 4 + 2] = p[i * 4 + 2]
+                        out[i * 4] = p[i * 4]
+                        out[i * 4 + 1] = p[i * 4 + 1]
+                        out[i * 4 + 2] = p[i * 4 + 2]
                     } else if a != 0 {
                         out[i * 4] = unpremultiply(p[i * 4], a)
                         out[i * 4 + 1] = unpremultiply(p[i * 4 + 1], a)
@@ -162,7 +203,9 @@ public struct PNGEncoder: Sendable {
             case .rgb:
                 var out = [UInt8](repeating: 0, count: w * h * 3)
                 for i in 0..<(w * h) {
-                    out[i * 3] = p[i * 4]; out[i * 3 + 1] = p[i * 4 + 1]; out[i * 3 + 2] = p[i * 4 + 2]
+                    out[i * 3] = p[i * 4]
+                    out[i * 3 + 1] = p[i * 4 + 1]
+                    out[i * 3 + 2] = p[i * 4 + 2]
                 }
                 return (out, w * 3)
             case .greyAlpha:
@@ -186,10 +229,14 @@ public struct PNGEncoder: Sendable {
                 var index: [UInt32: UInt8] = [:]
                 for (i, entry) in entries.enumerated() { index[entry] = UInt8(i) }
                 return p.withMemoryRebound(to: UInt32.self) { words in
-                    var lastWord: UInt32 = entries[0], lastIndex: UInt8 = 0
+                    var lastWord: UInt32 = entries[0]
+                    var lastIndex: UInt8 = 0
                     return packIndices(w, h, depth) { i in
                         let word = words[i]
-                        if word != lastWord { lastWord = word; lastIndex = index[word]! }
+                        if word != lastWord {
+                            lastWord = word
+                            lastIndex = index[word]!
+                        }
                         return lastIndex
                     }
                 }

@@ -10,15 +10,26 @@
     /// Filters rows `rows` of the image at `pixels` (`rowBytes` apart, `bytesPerPixel` per pixel)
     /// into `out`: one filter-type byte then `rowBytes` filtered bytes per row, starting with the
     /// range's first row at `out`.
-    public static func filter(pixels: UnsafePointer<UInt8>, rowBytes: Int, bytesPerPixel: Int, rows: Range<Int>,
-                       into out: UnsafeMutablePointer<UInt8>) {
+    public static func filter(
+        pixels: UnsafePointer<UInt8>,
+        rowBytes: Int,
+        bytesPerPixel: Int,
+        rows: Range<Int>,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         guard rowBytes > 0, !rows.isEmpty else { return }
         let p = min(bytesPerPixel, rowBytes)
         let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
         zero.initialize(repeating: 0, count: rowBytes)
         let candidates = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 4)
-        defer { zero.deallocate(); candidates.deallocate() }
-        let sub = candidates, up = candidates + rowBytes, average = candidates + 2 * rowBytes, paeth = candidates + 3 * rowBytes
+        defer {
+            zero.deallocate()
+            candidates.deallocate()
+        }
+        let sub = candidates
+        let up = candidates + rowBytes
+        let average = candidates + 2 * rowBytes
+        let paeth = candidates + 3 * rowBytes
         for y in rows {
             let row = pixels + y * rowBytes
             let above = y > 0 ? UnsafePointer(row - rowBytes) : UnsafePointer(zero)
@@ -34,21 +45,33 @@
                 average[i] = row[i] &- UInt8(truncatingIfNeeded: (UInt16(row[i &- p]) &+ UInt16(above[i])) >> 1)
             }
             paethRow(row, above: above, count: rowBytes, bytesPerPixel: p, into: paeth)
-            var best = 0, bestCost = cost(row, rowBytes)
+            var best = 0
+            var bestCost = cost(row, rowBytes)
             for k in 1...4 {
                 let sum = cost(candidates + (k - 1) * rowBytes, rowBytes)
-                if sum < bestCost { bestCost = sum; best = k }
+                if sum < bestCost {
+                    bestCost = sum
+                    best = k
+                }
             }
             let destination = out + (y - rows.lowerBound) * (rowBytes + 1)
             destination[0] = UInt8(best)
-            (destination + 1).update(from: best == 0 ? row : UnsafePointer(candidates + (best - 1) * rowBytes), count: rowBytes)
+            (destination + 1).update(
+                from: best == 0 ? row : UnsafePointer(candidates + (best - 1) * rowBytes),
+                count: rowBytes
+            )
         }
     }
 
     /// Every row Paeth-filtered (PNG filter type 4), as libpng writes them when Paeth is the only
     /// filter allowed: one type byte then `rowBytes` bytes per row, from `out`. `SmallPNGWriter`.
-    static func paethRows(pixels: UnsafePointer<UInt8>, rowBytes: Int, bytesPerPixel: Int, height: Int,
-                          into out: UnsafeMutablePointer<UInt8>) {
+    static func paethRows(
+        pixels: UnsafePointer<UInt8>,
+        rowBytes: Int,
+        bytesPerPixel: Int,
+        height: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         guard rowBytes > 0 else { return }
         let p = min(bytesPerPixel, rowBytes)
         let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
@@ -58,21 +81,35 @@
             let row = pixels + y * rowBytes
             let destination = out + y * (rowBytes + 1)
             destination[0] = 4
-            paethRow(row, above: y > 0 ? UnsafePointer(row - rowBytes) : UnsafePointer(zero), count: rowBytes,
-                     bytesPerPixel: p, into: destination + 1)
+            paethRow(
+                row,
+                above: y > 0 ? UnsafePointer(row - rowBytes) : UnsafePointer(zero),
+                count: rowBytes,
+                bytesPerPixel: p,
+                into: destination + 1
+            )
         }
     }
 
     /// One row through the Paeth filter. The first pixel has no left neighbour (a = c = 0), so its
     /// predictor is the byte above.
     @inline(__always)
-    private static func paethRow(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int, bytesPerPixel p: Int,
-                                 into out: UnsafeMutablePointer<UInt8>) {
+    private static func paethRow(
+        _ row: UnsafePointer<UInt8>,
+        above: UnsafePointer<UInt8>,
+        count: Int,
+        bytesPerPixel p: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         for i in 0..<p { out[i] = row[i] &- above[i] }
         for i in p..<count {
             // Wrapping arithmetic and a branch-free absolute value keep this loop vectorisable.
-            let a = Int16(row[i &- p]), b = Int16(above[i]), c = Int16(above[i &- p])
-            let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
+            let a = Int16(row[i &- p])
+            let b = Int16(above[i])
+            let c = Int16(above[i &- p])
+            let pa = magnitude(b &- c)
+            let pb = magnitude(a &- c)
+            let pc = magnitude(a &+ b &- c &- c)
             let predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
             out[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
         }

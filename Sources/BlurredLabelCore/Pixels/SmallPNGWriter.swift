@@ -20,10 +20,22 @@ enum SmallPNGWriter {
     static let idatBytes = 8192
 
     /// The row filter of every row: Paeth (4) or None (0).
-    enum RowFilter: UInt8 { case none = 0, paeth = 4 }
+    enum RowFilter: UInt8 {
+        case none = 0
+        case paeth = 4
+    }
 
-    static func encode(rows: [UInt8], rowBytes: Int, width: Int, height: Int, plan: PNGColorPlan, filter: RowFilter,
-                       paletteRGB: [UInt8], paletteAlpha: [UInt8], level: Int) -> [UInt8]? {
+    static func encode(
+        rows: [UInt8],
+        rowBytes: Int,
+        width: Int,
+        height: Int,
+        plan: PNGColorPlan,
+        filter: RowFilter,
+        paletteRGB: [UInt8],
+        paletteAlpha: [UInt8],
+        level: Int
+    ) -> [UInt8]? {
         let dataCount = height * (rowBytes + 1)
         // libpng drops the filters that need a row above (height 1) or a pixel to the left (width 1);
         // Paeth needs both, so such an image is written unfiltered.
@@ -33,8 +45,13 @@ enum SmallPNGWriter {
                 guard let pixels = source.baseAddress, let destination = out.baseAddress else { return }
                 switch filter {
                 case .paeth:
-                    PNGRowFilter.paethRows(pixels: pixels, rowBytes: rowBytes, bytesPerPixel: plan.filterBytesPerPixel,
-                                           height: height, into: destination)
+                    PNGRowFilter.paethRows(
+                        pixels: pixels,
+                        rowBytes: rowBytes,
+                        bytesPerPixel: plan.filterBytesPerPixel,
+                        height: height,
+                        into: destination
+                    )
                 case .none:
                     for y in 0..<height {
                         destination[y * (rowBytes + 1)] = 0
@@ -44,11 +61,20 @@ enum SmallPNGWriter {
             }
             count = dataCount
         }
-        guard var stream = compress(filtered, level: level, windowBits: windowBits(dataCount: dataCount)) else { return nil }
+        guard var stream = compress(filtered, level: level, windowBits: windowBits(dataCount: dataCount)) else {
+            return nil
+        }
         narrowHeader(&stream, dataCount: dataCount)
 
-        return PNGFileLayout.file(width: width, height: height, plan: plan, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha,
-                                  stream: stream, idatBytes: idatBytes)
+        return PNGFileLayout.file(
+            width: width,
+            height: height,
+            plan: plan,
+            paletteRGB: paletteRGB,
+            paletteAlpha: paletteAlpha,
+            stream: stream,
+            idatBytes: idatBytes
+        )
     }
 
     /// The window libpng compresses with: the one `PNGEncoder.windowBits` asks for, then as libpng
@@ -75,8 +101,18 @@ enum SmallPNGWriter {
     /// The zlib stream of `data`: run-length strategy, one call.
     static func compress(_ data: [UInt8], level: Int, windowBits: Int32) -> [UInt8]? {
         var z = z_stream()
-        guard deflateInit2_(&z, Int32(level), Z_DEFLATED, windowBits, memoryLevel(dataCount: data.count), Z_RLE,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &z,
+                Int32(level),
+                Z_DEFLATED,
+                windowBits,
+                memoryLevel(dataCount: data.count),
+                Z_RLE,
+                ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)
+            ) == Z_OK
+        else { return nil }
         defer { deflateEnd(&z) }
         let capacity = Int(deflateBound(&z, uLong(data.count)))
         var out = [UInt8](repeating: 0, count: capacity)

@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,8 +30,11 @@ public enum TemporaryFiles {
         while true {
             guard claimedMask != .max else { return nil }
             let slot = (~claimedMask).trailingZeroBitCount
-            let (exchanged, original) = claimed.compareExchange(expected: claimedMask, desired: claimedMask | (1 << slot),
-                                                                ordering: .acquiring)
+            let (exchanged, original) = claimed.compareExchange(
+                expected: claimedMask,
+                desired: claimedMask | (1 << slot),
+                ordering: .acquiring
+            )
             if exchanged {
                 let base = storage + slot * slotBytes
                 utf8.withUnsafeBufferPointer { bytes in
@@ -71,7 +75,7 @@ public enum TemporaryFiles {
     /// (`nohup`, a background job) stays ignored. For the command-line tool's `main`; a command
     /// that handles these signals itself (batch) installs its own handler for its run.
     public static func removeOnInterrupt() {
-        _ = ready.load(ordering: .relaxed)          // the globals exist before any signal comes
+        _ = ready.load(ordering: .relaxed)  // the globals exist before any signal comes
         _ = storage
         for signalNumber in [SIGINT, SIGTERM] {
             let previous = signal(signalNumber) { received in
@@ -104,5 +108,8 @@ private let ready = Atomic<UInt64>(0)
 nonisolated(unsafe) private let storage: UnsafeMutablePointer<CChar> = {
     // calloc: the table's 256 KiB come zeroed from the system without being written, so a run
     // that registers one file touches one page of it, not all 64.
-    calloc(TemporaryFiles.slotCount * TemporaryFiles.slotBytes, 1)!.bindMemory(to: CChar.self, capacity: TemporaryFiles.slotCount * TemporaryFiles.slotBytes)
+    calloc(TemporaryFiles.slotCount * TemporaryFiles.slotBytes, 1)!.bindMemory(
+        to: CChar.self,
+        capacity: TemporaryFiles.slotCount * TemporaryFiles.slotBytes
+    )
 }()

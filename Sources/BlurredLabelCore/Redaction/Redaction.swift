@@ -24,7 +24,10 @@ public struct Redaction: Sendable {
 
         /// True for the modes whose output still carries information about what they cover.
         public var isCosmetic: Bool {
-            switch self { case .blur, .pixelate: return true; case .fill, .secure: return false }
+            switch self {
+            case .blur, .pixelate: return true
+            case .fill, .secure: return false
+            }
         }
     }
 
@@ -53,8 +56,10 @@ public struct Redaction: Sendable {
         func clipped(toWidth imageWidth: Int, height imageHeight: Int) -> Rect? {
             let (x, y) = (Self.clamp(self.x), Self.clamp(self.y))
             let (width, height) = (max(0, Self.clamp(self.width)), max(0, Self.clamp(self.height)))
-            let x0 = max(0, x), y0 = max(0, y)
-            let x1 = min(imageWidth, x + width), y1 = min(imageHeight, y + height)
+            let x0 = max(0, x)
+            let y0 = max(0, y)
+            let x1 = min(imageWidth, x + width)
+            let y1 = min(imageHeight, y + height)
             guard x0 < x1, y0 < y1 else { return nil }
             return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         }
@@ -100,7 +105,8 @@ public struct Redaction: Sendable {
     /// The image with every region applied in order. Throws for a region with no area, one
     /// entirely outside the image, or an invalid radius, block or colour.
     public func render() throws -> Image {
-        let w = image.width, h = image.height
+        let w = image.width
+        let h = image.height
         var clipped: [(Rect, Mode)] = []
         for (index, region) in regions.enumerated() {
             guard region.rect.width > 0, region.rect.height > 0 else {
@@ -134,7 +140,9 @@ public struct Redaction: Sendable {
         case let .blur(radius), let .secure(radius):
             guard Limits.isValidRadius(radius) else { throw RedactionError.badRadius(index: index, radius: radius) }
         case let .pixelate(block):
-            guard block >= 1, block <= Limits.maximumPixelateBlock else { throw RedactionError.badBlock(index: index, block: block) }
+            guard block >= 1, block <= Limits.maximumPixelateBlock else {
+                throw RedactionError.badBlock(index: index, block: block)
+            }
         case .fill:
             break
         }
@@ -151,9 +159,12 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .emptyRegion(index, rect): return "region \(index + 1) (\(rect)) has no area"
-        case let .outsideImage(index, rect, w, h): return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
-        case let .badRadius(index, radius): return "region \(index + 1): radius must be from 0 to \(Int(Limits.maximumRadius)), got \(radius)"
-        case let .badBlock(index, block): return "region \(index + 1): block size must be from 1 to \(Limits.maximumPixelateBlock), got \(block)"
+        case let .outsideImage(index, rect, w, h):
+            return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
+        case let .badRadius(index, radius):
+            return "region \(index + 1): radius must be from 0 to \(Int(Limits.maximumRadius)), got \(radius)"
+        case let .badBlock(index, block):
+            return "region \(index + 1): block size must be from 1 to \(Limits.maximumPixelateBlock), got \(block)"
         }
     }
 }

@@ -4,15 +4,21 @@
 enum RegionBlur {
     static func blur(_ image: inout Image, rect: Redaction.Rect, sigma: Double) throws {
         let margin = Int((3 * sigma).rounded(.up))
-        let area = Redaction.Rect(x: rect.x - margin, y: rect.y - margin, width: rect.width + 2 * margin, height: rect.height + 2 * margin)
-            .clipped(toWidth: image.width, height: image.height)!
+        let area = Redaction.Rect(
+            x: rect.x - margin,
+            y: rect.y - margin,
+            width: rect.width + 2 * margin,
+            height: rect.height + 2 * margin
+        )
+        .clipped(toWidth: image.width, height: image.height)!
         let crop = try image.cropped(to: area)
         let blurred = try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: crop)
         let width = image.width
         image.pixels.withUnsafeMutableBufferPointer { out in
             blurred.pixels.withUnsafeBufferPointer { src in
                 for y in rect.y..<(rect.y + rect.height) {
-                    let from = ((y - area.y) * area.width + (rect.x - area.x)) * 4, to = (y * width + rect.x) * 4
+                    let from = ((y - area.y) * area.width + (rect.x - area.x)) * 4
+                    let to = (y * width + rect.x) * 4
                     (out.baseAddress! + to).update(from: src.baseAddress! + from, count: rect.width * 4)
                 }
             }
@@ -27,7 +33,8 @@ enum RegionPixelate {
         image.pixels.withUnsafeMutableBufferPointer { p in
             for by in stride(from: rect.y, to: rect.y + rect.height, by: block) {
                 for bx in stride(from: rect.x, to: rect.x + rect.width, by: block) {
-                    let x1 = min(bx + block, rect.x + rect.width), y1 = min(by + block, rect.y + rect.height)
+                    let x1 = min(bx + block, rect.x + rect.width)
+                    let y1 = min(by + block, rect.y + rect.height)
                     var sum = [Int](repeating: 0, count: 4)
                     for y in by..<y1 { for x in bx..<x1 { for c in 0..<4 { sum[c] += Int(p[(y * w + x) * 4 + c]) } } }
                     let n = (x1 - bx) * (y1 - by)
@@ -69,11 +76,15 @@ enum RegionSynthesis {
     /// and one pass up over the rows (row order, so memory is read in sequence).
     static func replacingSecrets(in image: Image, secrets: [Redaction.Rect]) -> Image {
         guard !secrets.isEmpty else { return image }
-        let w = image.width, h = image.height
+        let w = image.width
+        let h = image.height
         // The bounding box of the secrets; every pixel outside it is outside every secret.
-        let x0 = secrets.map(\.x).min()!, x1 = secrets.map { $0.x + $0.width }.max()!
-        let y0 = secrets.map(\.y).min()!, y1 = secrets.map { $0.y + $0.height }.max()!
-        let bw = x1 - x0, bh = y1 - y0
+        let x0 = secrets.map(\.x).min()!
+        let x1 = secrets.map { $0.x + $0.width }.max()!
+        let y0 = secrets.map(\.y).min()!
+        let y1 = secrets.map { $0.y + $0.height }.max()!
+        let bw = x1 - x0
+        let bh = y1 - y0
         var secret = [Bool](repeating: false, count: bw * bh)
         secret.withUnsafeMutableBufferPointer { mask in
             for r in secrets {
@@ -87,7 +98,7 @@ enum RegionSynthesis {
         var below = [Int32](repeating: 0, count: bw * bh)
         secret.withUnsafeBufferPointer { secret in
             below.withUnsafeMutableBufferPointer { below in
-                var next = [Int32](repeating: Int32(y1), count: bw) // row y1 is outside every secret, or is h
+                var next = [Int32](repeating: Int32(y1), count: bw)  // row y1 is outside every secret, or is h
                 for y in stride(from: bh - 1, through: 0, by: -1) {
                     for x in 0..<bw {
                         if !secret[y * bw + x] { next[x] = Int32(y0 + y) }
@@ -97,7 +108,7 @@ enum RegionSynthesis {
             }
         }
         var out = image
-        var above = [Int](repeating: y0 - 1, count: bw) // row y0 - 1 is outside every secret, or is -1
+        var above = [Int](repeating: y0 - 1, count: bw)  // row y0 - 1 is outside every secret, or is -1
         secret.withUnsafeBufferPointer { secret in
             below.withUnsafeBufferPointer { below in
                 image.pixels.withUnsafeBufferPointer { source in
@@ -106,18 +117,30 @@ enum RegionSynthesis {
                             let y = y0 + by
                             var bx = 0
                             while bx < bw {
-                                guard secret[by * bw + bx] else { above[bx] = y; bx += 1; continue }
+                                guard secret[by * bw + bx] else {
+                                    above[bx] = y
+                                    bx += 1
+                                    continue
+                                }
                                 var end = bx
                                 while end < bw && secret[by * bw + end] { end += 1 }
-                                let left = x0 + bx - 1, right = x0 + end // outside the run (-1 or w: none)
+                                let left = x0 + bx - 1
+                                let right = x0 + end  // outside the run (-1 or w: none)
                                 for sbx in bx..<end {
                                     let sx = x0 + sbx
-                                    var t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0, weight = 0.0
+                                    var t0 = 0.0
+                                    var t1 = 0.0
+                                    var t2 = 0.0
+                                    var t3 = 0.0
+                                    var weight = 0.0
                                     // The order of the sums (left, right, up, down) is part of the rule: same bytes.
                                     func take(_ px: Int, _ py: Int, _ distance: Int) {
-                                        let k = 1.0 / Double(distance), i = (py * w + px) * 4
-                                        t0 += k * Double(source[i]); t1 += k * Double(source[i + 1])
-                                        t2 += k * Double(source[i + 2]); t3 += k * Double(source[i + 3])
+                                        let k = 1.0 / Double(distance)
+                                        let i = (py * w + px) * 4
+                                        t0 += k * Double(source[i])
+                                        t1 += k * Double(source[i + 1])
+                                        t2 += k * Double(source[i + 2])
+                                        t3 += k * Double(source[i + 3])
                                         weight += k
                                     }
                                     if left >= 0 { take(left, y, sx - left) }
@@ -128,7 +151,10 @@ enum RegionSynthesis {
                                     if down < h { take(sx, down, down - y) }
                                     let i = (y * w + sx) * 4
                                     if weight == 0 {
-                                        target[i] = 128; target[i + 1] = 128; target[i + 2] = 128; target[i + 3] = 255
+                                        target[i] = 128
+                                        target[i + 1] = 128
+                                        target[i + 2] = 128
+                                        target[i + 3] = 255
                                     } else {
                                         let a = level(t3 / weight)
                                         // Premultiplied colour must not exceed alpha.
@@ -164,7 +190,10 @@ extension Image {
         let pixels = [UInt8].uninitialized(count: rowBytes * rect.height) { out, count in
             self.pixels.withUnsafeBufferPointer { src in
                 for y in 0..<rect.height {
-                    (out.baseAddress! + y * rowBytes).initialize(from: src.baseAddress! + ((rect.y + y) * width + rect.x) * 4, count: rowBytes)
+                    (out.baseAddress! + y * rowBytes).initialize(
+                        from: src.baseAddress! + ((rect.y + y) * width + rect.x) * 4,
+                        count: rowBytes
+                    )
                 }
             }
             count = rowBytes * rect.height

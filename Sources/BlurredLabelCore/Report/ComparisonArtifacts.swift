@@ -7,7 +7,11 @@ public struct ComparisonArtifacts: Sendable {
     /// What the pictures' file names start with (the entry's name unless told otherwise).
     public let stem: String
 
-    public init(folder: String, name: String, stem: String? = nil) { self.folder = folder; self.name = name; self.stem = stem ?? name }
+    public init(folder: String, name: String, stem: String? = nil) {
+        self.folder = folder
+        self.name = name
+        self.stem = stem ?? name
+    }
 
     /// The path `<folder>/<stem>-<kind>.png`.
     public func path(_ kind: String) -> String { Folders.join(folder, "\(stem)-\(kind).png") }
@@ -17,7 +21,8 @@ public struct ComparisonArtifacts: Sendable {
     public func write(_ image: Image, as kind: String) throws -> ComparisonReportEntry.Picture {
         let path = path(kind)
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try Folders.create(String(path[..<slash])) }
-        try FileIO.write(try PNGEncoder().encode(image), to: path, followingLinks: false)   // a link planted in the folder is refused
+        // A link planted in the folder is refused.
+        try FileIO.write(try PNGEncoder().encode(image), to: path, followingLinks: false)
         return ComparisonReportEntry.Picture(file: "\(stem)-\(kind).png", width: image.width, height: image.height)
     }
 }

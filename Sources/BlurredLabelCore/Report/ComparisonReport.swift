@@ -70,7 +70,9 @@ public struct ComparisonReport: Sendable {
 
     /// The entry in one JSON file, nil if it is not one.
     private static func entry(at path: String) -> ComparisonReportEntry? {
-        guard let bytes = try? FileIO.read(path, limit: 1 << 24), let json = try? JSONValue(parsing: bytes) else { return nil }
+        guard let bytes = try? FileIO.read(path, limit: 1 << 24), let json = try? JSONValue(parsing: bytes) else {
+            return nil
+        }
         return ComparisonReportEntry(json: json)
     }
 

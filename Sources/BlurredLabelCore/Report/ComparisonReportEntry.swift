@@ -1,4 +1,3 @@
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +24,9 @@ public struct ComparisonReportEntry: Sendable, Equatable {
         public var height: Int
 
         public init(file: String, width: Int, height: Int) {
-            self.file = file; self.width = width; self.height = height
+            self.file = file
+            self.width = width
+            self.height = height
         }
     }
 
@@ -46,18 +47,39 @@ public struct ComparisonReportEntry: Sendable, Equatable {
     /// When it was added, in whole seconds since 1970-01-01 UTC (entries are shown oldest first).
     public var date: Int
 
-    public init(name: String, outcome: Outcome, test: String? = nil, location: String? = nil, summary: String,
-                expected: Picture? = nil, actual: Picture? = nil, diff: Picture? = nil,
-                acceptCommands: [String] = [], date: Int = Int(time(nil))) {
-        self.name = name; self.outcome = outcome; self.test = test; self.location = location; self.summary = summary
-        self.expected = expected; self.actual = actual; self.diff = diff; self.acceptCommands = acceptCommands; self.date = date
+    public init(
+        name: String,
+        outcome: Outcome,
+        test: String? = nil,
+        location: String? = nil,
+        summary: String,
+        expected: Picture? = nil,
+        actual: Picture? = nil,
+        diff: Picture? = nil,
+        acceptCommands: [String] = [],
+        date: Int = Int(time(nil))
+    ) {
+        self.name = name
+        self.outcome = outcome
+        self.test = test
+        self.location = location
+        self.summary = summary
+        self.expected = expected
+        self.actual = actual
+        self.diff = diff
+        self.acceptCommands = acceptCommands
+        self.date = date
     }
 }
 
 /// Quotes a word for a POSIX shell (single quotes; a quote inside becomes `'\''`).
 public func shellQuoted(_ word: String) -> String {
-    if !word.isEmpty, word.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-        || "-_./=:,+@%".unicodeScalars.contains($0) }) {
+    if !word.isEmpty,
+        word.unicodeScalars.allSatisfy({
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "-_./=:,+@%".unicodeScalars.contains($0)
+        })
+    {
         return word
     }
     return "'" + word.replacingScalar("'", with: "'\\''") + "'"

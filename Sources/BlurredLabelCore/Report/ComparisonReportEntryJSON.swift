@@ -15,8 +15,10 @@ extension ComparisonReportEntry {
         if let location { fields["location"] = .string(location) }
         for (key, picture) in [("expected", expected), ("actual", actual), ("diff", diff)] {
             if let picture {
-                fields[key] = .object(["file": .string(picture.file), "width": .number(Double(picture.width)),
-                                       "height": .number(Double(picture.height))])
+                fields[key] = .object([
+                    "file": .string(picture.file), "width": .number(Double(picture.width)),
+                    "height": .number(Double(picture.height)),
+                ])
             }
         }
         return .object(fields)
@@ -25,9 +27,10 @@ extension ComparisonReportEntry {
     /// The entry an entry file holds; nil for anything that is not one (a damaged or foreign file).
     init?(json: JSONValue) {
         guard case let .string(name)? = json["name"], case let .string(outcomeName)? = json["outcome"],
-              let outcome = Outcome(rawValue: outcomeName), case let .string(summary)? = json["summary"],
-              case let .string(dateText)? = json["date"], let date = Self.secondsSince1970(iso8601: dateText),
-              let commands = json["acceptCommands"]?.strings else { return nil }
+            let outcome = Outcome(rawValue: outcomeName), case let .string(summary)? = json["summary"],
+            case let .string(dateText)? = json["date"], let date = Self.secondsSince1970(iso8601: dateText),
+            let commands = json["acceptCommands"]?.strings
+        else { return nil }
         func optionalText(_ key: String) -> String?? {
             switch json[key] {
             case nil, .null?: return .some(nil)
@@ -40,15 +43,28 @@ extension ComparisonReportEntry {
             case nil, .null?: return .some(nil)
             case let value?:
                 guard case let .string(file)? = value["file"], case let .number(width)? = value["width"],
-                      case let .number(height)? = value["height"], let w = Int(exactly: width), let h = Int(exactly: height),
-                      w >= 0, h >= 0 else { return nil }
+                    case let .number(height)? = value["height"], let w = Int(exactly: width),
+                    let h = Int(exactly: height),
+                    w >= 0, h >= 0
+                else { return nil }
                 return .some(Picture(file: file, width: w, height: h))
             }
         }
         guard let test = optionalText("test"), let location = optionalText("location"),
-              let expected = picture("expected"), let actual = picture("actual"), let diff = picture("diff") else { return nil }
-        self.init(name: name, outcome: outcome, test: test, location: location, summary: summary,
-                  expected: expected, actual: actual, diff: diff, acceptCommands: commands, date: date)
+            let expected = picture("expected"), let actual = picture("actual"), let diff = picture("diff")
+        else { return nil }
+        self.init(
+            name: name,
+            outcome: outcome,
+            test: test,
+            location: location,
+            summary: summary,
+            expected: expected,
+            actual: actual,
+            diff: diff,
+            acceptCommands: commands,
+            date: date
+        )
     }
 
     /// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -72,10 +88,15 @@ extension ComparisonReportEntry {
         }
         func number(_ range: Range<Int>) -> Int32 { bytes[range].reduce(0) { $0 * 10 + Int32($1 - 0x30) } }
         var parts = tm()
-        parts.tm_year = number(0..<4) - 1900; parts.tm_mon = number(5..<7) - 1; parts.tm_mday = number(8..<10)
-        parts.tm_hour = number(11..<13); parts.tm_min = number(14..<16); parts.tm_sec = number(17..<19)
+        parts.tm_year = number(0..<4) - 1900
+        parts.tm_mon = number(5..<7) - 1
+        parts.tm_mday = number(8..<10)
+        parts.tm_hour = number(11..<13)
+        parts.tm_min = number(14..<16)
+        parts.tm_sec = number(17..<19)
         guard (0...11).contains(parts.tm_mon), (1...31).contains(parts.tm_mday), parts.tm_hour < 24,
-              parts.tm_min < 60, parts.tm_sec < 61 else { return nil }
+            parts.tm_min < 60, parts.tm_sec < 61
+        else { return nil }
         return Int(timegm(&parts))
     }
 }

@@ -14,8 +14,12 @@ package enum Folders {
             prefix = join(prefix, String(component))
             if mkdir(prefix, 0o777) == 0 { continue }
             let code = errno
-            guard code == EEXIST else { throw FileError.cannotWrite(path: prefix, reason: "cannot create the folder: \(systemErrorText(code))") }
-            guard isFolder(prefix) else { throw FileError.cannotWrite(path: prefix, reason: "a file of that name is in the way of the folder") }
+            guard code == EEXIST else {
+                throw FileError.cannotWrite(path: prefix, reason: "cannot create the folder: \(systemErrorText(code))")
+            }
+            guard isFolder(prefix) else {
+                throw FileError.cannotWrite(path: prefix, reason: "a file of that name is in the way of the folder")
+            }
         }
     }
 
@@ -24,10 +28,15 @@ package enum Folders {
     package static func createInside(_ path: String) throws {
         if mkdir(path, 0o777) == 0 { return }
         let code = errno
-        guard code == EEXIST else { throw FileError.cannotWrite(path: path, reason: "cannot create the folder: \(systemErrorText(code))") }
+        guard code == EEXIST else {
+            throw FileError.cannotWrite(path: path, reason: "cannot create the folder: \(systemErrorText(code))")
+        }
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw FileError.cannotWrite(path: path, reason: "is a symbolic link or not a folder (not followed inside an output folder)")
+            throw FileError.cannotWrite(
+                path: path,
+                reason: "is a symbolic link or not a folder (not followed inside an output folder)"
+            )
         }
     }
 

@@ -15,8 +15,10 @@ package enum JSONValue: Sendable, Equatable {
     /// the text itself (a line may carry a secret).
     package init(parsing bytes: [UInt8], topLevelObject: Bool = true) throws(JSONError) {
         var error = json_error_t()
-        let flags = Int(JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL
-            | (topLevelObject ? 0 : JSON_DECODE_ANY))
+        let flags = Int(
+            JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL
+                | (topLevelObject ? 0 : JSON_DECODE_ANY)
+        )
         let root = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, $0.count, flags, &error) }
         }
@@ -25,7 +27,9 @@ package enum JSONValue: Sendable, Equatable {
             throw JSONError(kind: duplicate ? .duplicateKey : .syntax, line: Int(error.line), column: Int(error.column))
         }
         defer { json_decref(root) }
-        guard !topLevelObject || root.pointee.type == JSON_OBJECT else { throw JSONError(kind: .notAnObject, line: 1, column: 1) }
+        guard !topLevelObject || root.pointee.type == JSON_OBJECT else {
+            throw JSONError(kind: .notAnObject, line: 1, column: 1)
+        }
         self = Self.value(of: root)
     }
 
@@ -72,8 +76,13 @@ package enum JSONValue: Sendable, Equatable {
             var fields: [String: JSONValue] = [:]
             var iterator = json_object_iter(node)
             while let current = iterator {
-                let key = String(decoding: UnsafeRawBufferPointer(start: json_object_iter_key(current),
-                                                                  count: json_object_iter_key_len(current)), as: UTF8.self)
+                let key = String(
+                    decoding: UnsafeRawBufferPointer(
+                        start: json_object_iter_key(current),
+                        count: json_object_iter_key_len(current)
+                    ),
+                    as: UTF8.self
+                )
                 if let child = json_object_iter_value(current) { fields[key] = value(of: child) }
                 iterator = json_object_iter_next(node, current)
             }
@@ -81,8 +90,15 @@ package enum JSONValue: Sendable, Equatable {
         case JSON_ARRAY:
             return .array((0..<json_array_size(node)).compactMap { json_array_get(node, $0).map(value(of:)) })
         case JSON_STRING:
-            return .string(String(decoding: UnsafeRawBufferPointer(start: json_string_value(node),
-                                                                   count: json_string_length(node)), as: UTF8.self))
+            return .string(
+                String(
+                    decoding: UnsafeRawBufferPointer(
+                        start: json_string_value(node),
+                        count: json_string_length(node)
+                    ),
+                    as: UTF8.self
+                )
+            )
         case JSON_INTEGER, JSON_REAL:
             return .number(json_number_value(node))
         case JSON_TRUE:
@@ -101,15 +117,26 @@ package enum JSONValue: Sendable, Equatable {
         case let .object(fields):
             guard let object = json_object() else { return nil }
             for (key, field) in fields {
-                guard let child = node(for: field) else { json_decref(object); return nil }
-                let status = key.utf8CString.withUnsafeBufferPointer { json_object_setn_new_nocheck(object, $0.baseAddress, $0.count - 1, child) }
-                guard status == 0 else { json_decref(object); return nil }
+                guard let child = node(for: field) else {
+                    json_decref(object)
+                    return nil
+                }
+                let status = key.utf8CString.withUnsafeBufferPointer {
+                    json_object_setn_new_nocheck(object, $0.baseAddress, $0.count - 1, child)
+                }
+                guard status == 0 else {
+                    json_decref(object)
+                    return nil
+                }
             }
             return object
         case let .array(items):
             guard let array = json_array() else { return nil }
             for item in items {
-                guard let child = node(for: item), json_array_append_new(array, child) == 0 else { json_decref(array); return nil }
+                guard let child = node(for: item), json_array_append_new(array, child) == 0 else {
+                    json_decref(array)
+                    return nil
+                }
             }
             return array
         case let .string(text):
@@ -121,7 +148,9 @@ package enum JSONValue: Sendable, Equatable {
             }
         case let .number(number):
             guard number.isFinite else { return nil }
-            if number == number.rounded(), abs(number) < 9_007_199_254_740_992 { return json_integer(json_int_t(number)) }
+            if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
+                return json_integer(json_int_t(number))
+            }
             return json_real(number)
         case let .bool(flag):
             return flag ? json_true() : json_false()

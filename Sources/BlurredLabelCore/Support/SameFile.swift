@@ -10,12 +10,15 @@ package enum SameFile {
     /// it was redirected to): a picture written there must not be followed by text on it.
     package static func isStandardOutput(_ path: String) -> Bool {
         if path == "-" { return true }
-        var out = stat(), named = stat()
-        return fstat(STDOUT_FILENO, &out) == 0 && stat(path, &named) == 0 && out.st_dev == named.st_dev && out.st_ino == named.st_ino
+        var out = stat()
+        var named = stat()
+        return fstat(STDOUT_FILENO, &out) == 0 && stat(path, &named) == 0 && out.st_dev == named.st_dev
+            && out.st_ino == named.st_ino
     }
 
     package static func check(_ a: String, _ b: String) -> Bool {
-        var sa = stat(), sb = stat()
+        var sa = stat()
+        var sb = stat()
         if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
         return resolved(a) == resolved(b)
     }
@@ -48,7 +51,11 @@ package enum SameFile {
     private static func lexical(_ path: String) -> [String] {
         var components: [String] = []
         for part in path.split(separator: "/") where part != "." {
-            if part == ".." { if !components.isEmpty { components.removeLast() } } else { components.append(String(part)) }
+            if part == ".." {
+                if !components.isEmpty { components.removeLast() }
+            } else {
+                components.append(String(part))
+            }
         }
         return components
     }

@@ -4,7 +4,9 @@ extension StringProtocol {
     /// `CharacterSet.whitespaces` (general category Zs, U+0009 and U+200B ZERO WIDTH SPACE).
     package func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
-        func isBlank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s == "\u{200B}" || s.properties.generalCategory == .spaceSeparator }
+        func isBlank(_ s: Unicode.Scalar) -> Bool {
+            s == "\t" || s == "\u{200B}" || s.properties.generalCategory == .spaceSeparator
+        }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isBlank($0) })!
         var out = String.UnicodeScalarView()
@@ -15,7 +17,8 @@ extension StringProtocol {
     /// Every occurrence of `target` (compared scalar by scalar, left to right, not overlapping)
     /// replaced by `replacement`, as Foundation's `replacingOccurrences(of:with:)` does.
     package func replacingText(_ target: String, with replacement: String) -> String {
-        let needle = Array(target.unicodeScalars), haystack = Array(unicodeScalars)
+        let needle = Array(target.unicodeScalars)
+        let haystack = Array(unicodeScalars)
         guard !needle.isEmpty, needle.count <= haystack.count else { return String(self) }
         var out = String.UnicodeScalarView()
         var i = 0

@@ -22,7 +22,14 @@ enum ColorGlyphs {
     /// glyph without layers) or cannot draw it at all. Cached per thread like outlines.
     static func bitmap(font: Font, glyph: UInt32, size: Double, subX: Int, subY: Int) -> ColorGlyphBitmap? {
         guard font.hasColorBitmaps || font.hasColorLayers else { return nil }
-        let key = GlyphRasterizer.Key(font: font.identity, glyph: glyph, size: Int((size * 64).rounded()), subX: subX, subY: subY, outline: 0)
+        let key = GlyphRasterizer.Key(
+            font: font.identity,
+            glyph: glyph,
+            size: Int((size * 64).rounded()),
+            subX: subX,
+            subY: subY,
+            outline: 0
+        )
         return GlyphWorkspace.current.colorBitmap(key: key, font: font) { face in
             font.hasColorBitmaps ? strike(face: face, key: key) : layers(face: face, key: key)
         }
@@ -38,15 +45,19 @@ enum ColorGlyphs {
         guard count > 0, let sizes = face.pointee.available_sizes else { return nil }
         var best = 0
         for i in 0..<count {
-            let ppem = sizes[i].y_ppem, chosen = sizes[best].y_ppem
+            let ppem = sizes[i].y_ppem
+            let chosen = sizes[best].y_ppem
             // The smallest strike at least as large as the size, else the largest.
             if (chosen < key.size && ppem > chosen) || (ppem >= key.size && ppem < chosen) { best = i }
         }
         guard FT_Select_Size(face, FT_Int(best)) == 0,
-              FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_COLOR)) == 0,
-              let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_BITMAP else { return nil }
+            FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_COLOR)) == 0,
+            let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_BITMAP
+        else { return nil }
         let bitmap = slot.pointee.bitmap
-        let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        let width = Int(bitmap.width)
+        let height = Int(bitmap.rows)
+        let pitch = Int(bitmap.pitch)
         guard width > 0, height > 0, let buffer = bitmap.buffer, sizes[best].y_ppem > 0 else { return nil }
         // Source pixels as premultiplied RGBA (FreeType's BGRA is premultiplied; grey is coverage).
         var source = [UInt8](repeating: 0, count: width * height * 4)
@@ -56,7 +67,10 @@ enum ColorGlyphs {
                 let o = (y * width + x) * 4
                 switch bitmap.pixel_mode {
                 case UInt8(FT_PIXEL_MODE_BGRA.rawValue):
-                    source[o] = row[x * 4 + 2]; source[o + 1] = row[x * 4 + 1]; source[o + 2] = row[x * 4]; source[o + 3] = row[x * 4 + 3]
+                    source[o] = row[x * 4 + 2]
+                    source[o + 1] = row[x * 4 + 1]
+                    source[o + 2] = row[x * 4]
+                    source[o + 3] = row[x * 4 + 3]
                 case UInt8(FT_PIXEL_MODE_GRAY.rawValue):
                     source[o + 3] = row[x]
                 default:
@@ -79,7 +93,8 @@ enum ColorGlyphs {
     /// opaque text colour).
     static func layers(face: FT_Face, key: GlyphRasterizer.Key) -> ColorGlyphBitmap? {
         var iterator = FT_LayerIterator()
-        var layerGlyph: FT_UInt = 0, colorIndex: FT_UInt = 0
+        var layerGlyph: FT_UInt = 0
+        var colorIndex: FT_UInt = 0
         var layers: [(glyph: UInt32, color: UInt32)] = []
         while FT_Get_Color_Glyph_Layer(face, key.glyph, &layerGlyph, &colorIndex, &iterator) != 0 {
             layers.append((UInt32(layerGlyph), UInt32(colorIndex)))
@@ -94,8 +109,17 @@ enum ColorGlyphs {
         let entries = Int(paletteData.num_palette_entries)
         var drawn: [(bitmap: GlyphBitmap, color: (UInt32, UInt32, UInt32, UInt32)?)] = []
         for layer in layers {
-            let bitmap = GlyphRasterizer.render(face: face, key: GlyphRasterizer.Key(
-                font: key.font, glyph: layer.glyph, size: key.size, subX: key.subX, subY: key.subY, outline: 0))
+            let bitmap = GlyphRasterizer.render(
+                face: face,
+                key: GlyphRasterizer.Key(
+                    font: key.font,
+                    glyph: layer.glyph,
+                    size: key.size,
+                    subX: key.subX,
+                    subY: key.subY,
+                    outline: 0
+                )
+            )
             guard bitmap.width > 0 else { continue }
             if layer.color == 0xFFFF {
                 drawn.append((bitmap, nil))
@@ -105,10 +129,12 @@ enum ColorGlyphs {
             }
         }
         guard !drawn.isEmpty else { return nil }
-        let left = drawn.map(\.bitmap.left).min()!, top = drawn.map(\.bitmap.top).max()!
+        let left = drawn.map(\.bitmap.left).min()!
+        let top = drawn.map(\.bitmap.top).max()!
         let right = drawn.map { $0.bitmap.left + $0.bitmap.width }.max()!
         let bottom = drawn.map { $0.bitmap.top - $0.bitmap.height }.min()!
-        let width = right - left, height = top - bottom
+        let width = right - left
+        let height = top - bottom
         // Layers in order, per pixel: colour layers go over `colour` (premultiplied, alpha a);
         // a layer in the text colour T (opaque) at coverage c makes the total T·c + (1 − c)·total.
         // Kept as total = colour + T·m, so the text colour is only needed at composition.
@@ -143,9 +169,18 @@ enum ColorGlyphs {
             let open = 1 - colour[i * 4 + 3] / 255
             if weight[i] > 0, open > 0 { foreground[i] = UInt8(min(255, max(0, (weight[i] / open * 255).rounded()))) }
         }
-        let foregroundBitmap = foreground.contains(where: { $0 != 0 })
-            ? GlyphBitmap(width: width, height: height, left: left, top: top, coverage: foreground) : GlyphRasterizer.empty
-        return ColorGlyphBitmap(width: width, height: height, left: left, top: top, rgba: rgba, foreground: foregroundBitmap)
+        let foregroundBitmap =
+            foreground.contains(where: { $0 != 0 })
+            ? GlyphBitmap(width: width, height: height, left: left, top: top, coverage: foreground)
+            : GlyphRasterizer.empty
+        return ColorGlyphBitmap(
+            width: width,
+            height: height,
+            left: left,
+            top: top,
+            rgba: rgba,
+            foreground: foregroundBitmap
+        )
     }
 }
 
@@ -163,15 +198,18 @@ enum Resampler {
             var list: [(Int, Double)] = []
             if scale <= 1 {
                 // The output pixel covers the source interval [a, b).
-                let a = (Double(d) - origin) / scale, b = (Double(d + 1) - origin) / scale
-                let low = max(0, Int(a.rounded(.down))), high = min(count, Int(b.rounded(.up)))
+                let a = (Double(d) - origin) / scale
+                let b = (Double(d + 1) - origin) / scale
+                let low = max(0, Int(a.rounded(.down)))
+                let high = min(count, Int(b.rounded(.up)))
                 for s in low..<max(low, high) {
                     let overlap = min(b, Double(s + 1)) - max(a, Double(s))
                     if overlap > 0 { list.append((s, overlap * scale)) }
                 }
             } else {
                 let centre = (Double(d) + 0.5 - origin) / scale - 0.5
-                let s0 = Int(centre.rounded(.down)), f = centre - Double(s0)
+                let s0 = Int(centre.rounded(.down))
+                let f = centre - Double(s0)
                 if s0 >= 0 && s0 < count && f < 1 { list.append((s0, 1 - f)) }
                 if s0 + 1 >= 0 && s0 + 1 < count && f > 0 { list.append((s0 + 1, f)) }
             }
@@ -180,10 +218,18 @@ enum Resampler {
         return (first, all)
     }
 
-    static func scale(_ source: [UInt8], width: Int, height: Int, scale: Double, originX: Double, originY: Double) -> ColorGlyphBitmap? {
+    static func scale(
+        _ source: [UInt8],
+        width: Int,
+        height: Int,
+        scale: Double,
+        originX: Double,
+        originY: Double
+    ) -> ColorGlyphBitmap? {
         let (firstX, tapsX) = taps(count: width, scale: scale, origin: originX)
         let (firstY, tapsY) = taps(count: height, scale: scale, origin: originY)
-        let outWidth = tapsX.count, outHeight = tapsY.count
+        let outWidth = tapsX.count
+        let outHeight = tapsY.count
         guard outWidth > 0, outHeight > 0 else { return nil }
         // Horizontal pass: source rows × output columns.
         var horizontal = [Double](repeating: 0, count: height * outWidth * 4)
@@ -192,11 +238,16 @@ enum Resampler {
                 var sum = (0.0, 0.0, 0.0, 0.0)
                 for (s, w) in list {
                     let o = (y * width + s) * 4
-                    sum.0 += Double(source[o]) * w; sum.1 += Double(source[o + 1]) * w
-                    sum.2 += Double(source[o + 2]) * w; sum.3 += Double(source[o + 3]) * w
+                    sum.0 += Double(source[o]) * w
+                    sum.1 += Double(source[o + 1]) * w
+                    sum.2 += Double(source[o + 2]) * w
+                    sum.3 += Double(source[o + 3]) * w
                 }
                 let o = (y * outWidth + x) * 4
-                horizontal[o] = sum.0; horizontal[o + 1] = sum.1; horizontal[o + 2] = sum.2; horizontal[o + 3] = sum.3
+                horizontal[o] = sum.0
+                horizontal[o + 1] = sum.1
+                horizontal[o + 2] = sum.2
+                horizontal[o + 3] = sum.3
             }
         }
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
@@ -205,8 +256,10 @@ enum Resampler {
                 var sum = (0.0, 0.0, 0.0, 0.0)
                 for (s, w) in list {
                     let o = (s * outWidth + x) * 4
-                    sum.0 += horizontal[o] * w; sum.1 += horizontal[o + 1] * w
-                    sum.2 += horizontal[o + 2] * w; sum.3 += horizontal[o + 3] * w
+                    sum.0 += horizontal[o] * w
+                    sum.1 += horizontal[o + 1] * w
+                    sum.2 += horizontal[o + 2] * w
+                    sum.3 += horizontal[o + 3] * w
                 }
                 let alpha = min(255, max(0, sum.3.rounded()))
                 let o = (y * outWidth + x) * 4
@@ -217,20 +270,33 @@ enum Resampler {
             }
         }
         // Trim the transparent border the filter's margin left.
-        var minX = outWidth, minY = outHeight, maxX = -1, maxY = -1
+        var minX = outWidth
+        var minY = outHeight
+        var maxX = -1
+        var maxY = -1
         for y in 0..<outHeight {
             for x in 0..<outWidth where out[(y * outWidth + x) * 4 + 3] != 0 {
-                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                minX = min(minX, x)
+                maxX = max(maxX, x)
+                minY = min(minY, y)
+                maxY = max(maxY, y)
             }
         }
         guard maxX >= 0 else { return nil }
-        let w = maxX - minX + 1, h = maxY - minY + 1
+        let w = maxX - minX + 1
+        let h = maxY - minY + 1
         var trimmed = [UInt8](repeating: 0, count: w * h * 4)
         for y in 0..<h {
             let src = ((minY + y) * outWidth + minX) * 4
             trimmed.replaceSubrange((y * w * 4)..<((y + 1) * w * 4), with: out[src..<(src + w * 4)])
         }
-        return ColorGlyphBitmap(width: w, height: h, left: firstX + minX, top: -(firstY + minY), rgba: trimmed,
-                                foreground: GlyphRasterizer.empty)
+        return ColorGlyphBitmap(
+            width: w,
+            height: h,
+            left: firstX + minX,
+            top: -(firstY + minY),
+            rgba: trimmed,
+            foreground: GlyphRasterizer.empty
+        )
     }
 }

@@ -50,7 +50,14 @@ public final class Font: @unchecked Sendable {
     public convenience init(path: String, index: Int = 0) throws {
         let (buffer, count) = try FontFile.read(path)
         do {
-            try self.init(bytes: UnsafeRawBufferPointer(buffer), count: count, owned: true, index: index, name: path, embedded: nil)
+            try self.init(
+                bytes: UnsafeRawBufferPointer(buffer),
+                count: count,
+                owned: true,
+                index: index,
+                name: path,
+                embedded: nil
+            )
         } catch {
             buffer.deallocate()
             throw error
@@ -67,7 +74,14 @@ public final class Font: @unchecked Sendable {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         copy.copyBytes(from: data)
         do {
-            try self.init(bytes: UnsafeRawBufferPointer(copy), count: data.count, owned: true, index: index, name: name, embedded: embedded)
+            try self.init(
+                bytes: UnsafeRawBufferPointer(copy),
+                count: data.count,
+                owned: true,
+                index: index,
+                name: name,
+                embedded: embedded
+            )
         } catch {
             copy.deallocate()
             throw error
@@ -76,22 +90,46 @@ public final class Font: @unchecked Sendable {
 
     /// A font over bytes that live as long as the process (an embedded font's, in the binary):
     /// nothing is copied, and only the pages FreeType and HarfBuzz read are ever touched.
-    convenience init(staticBytes: UnsafeRawBufferPointer, index: Int, name: String, embedded: FontLibrary.Embedded?) throws {
-        try self.init(bytes: staticBytes, count: staticBytes.count, owned: false, index: index, name: name, embedded: embedded)
+    convenience init(
+        staticBytes: UnsafeRawBufferPointer,
+        index: Int,
+        name: String,
+        embedded: FontLibrary.Embedded?
+    ) throws {
+        try self.init(
+            bytes: staticBytes,
+            count: staticBytes.count,
+            owned: false,
+            index: index,
+            name: name,
+            embedded: embedded
+        )
     }
 
     /// Checks the face and reads its metrics; on a throw the caller still owns `bytes`.
-    private init(bytes: UnsafeRawBufferPointer, count: Int, owned: Bool, index: Int, name: String,
-                 embedded: FontLibrary.Embedded?) throws {
+    private init(
+        bytes: UnsafeRawBufferPointer,
+        count: Int,
+        owned: Bool,
+        index: Int,
+        name: String,
+        embedded: FontLibrary.Embedded?
+    ) throws {
         guard index >= 0, index <= Int(UInt16.max) else { throw FontError.badFaceIndex(name: name, index: index) }
         // A face of its own, to check the font and read its metrics; an embedded font keeps it
         // for the first glyphs drawn, any other closes it (a process may load many fallbacks).
-        let opened = try FreeTypeFace.openOwned(bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
-                                                index: index, name: name)
+        let opened = try FreeTypeFace.openOwned(
+            bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: count),
+            index: index,
+            name: name
+        )
         let face = opened.face
-        let metrics = (unitsPerEm: Int(face.pointee.units_per_EM), ascender: Int(face.pointee.ascender),
-                       descender: -Int(face.pointee.descender), height: Int(face.pointee.height),
-                       strikes: face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0 && face.pointee.num_fixed_sizes > 0)
+        let metrics = (
+            unitsPerEm: Int(face.pointee.units_per_EM), ascender: Int(face.pointee.ascender),
+            descender: -Int(face.pointee.descender), height: Int(face.pointee.height),
+            strikes: face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0
+                && face.pointee.num_fixed_sizes > 0
+        )
         if embedded != nil {
             spare = LockedValue(opened)
         } else {
@@ -104,8 +142,13 @@ public final class Font: @unchecked Sendable {
         self.byteCount = count
         self.faceIndex = index
         self.embedded = embedded
-        let blob = hb_blob_create(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(count),
-                                  HB_MEMORY_MODE_READONLY, nil, nil)
+        let blob = hb_blob_create(
+            bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+            UInt32(count),
+            HB_MEMORY_MODE_READONLY,
+            nil,
+            nil
+        )
         let hbFace = hb_face_create(blob, UInt32(index))
         hbFont = hb_font_create(hbFace)!
         // FreeType leaves a bitmap-only font's units per em at 0: read the head table's, and the
@@ -177,7 +220,9 @@ enum FontFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FontError.cannotRead(path: path) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw FontError.notAFile(path: path) }
-        guard info.st_size <= Limits.maximumFontFileBytes else { throw FontError.tooLarge(path: path, limit: Limits.maximumFontFileBytes) }
+        guard info.st_size <= Limits.maximumFontFileBytes else {
+            throw FontError.tooLarge(path: path, limit: Limits.maximumFontFileBytes)
+        }
         guard info.st_size > 0 else { throw FontError.notAFont(name: path, reason: "the file is empty") }
         let size = Int(info.st_size)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -185,7 +230,7 @@ enum FontFile {
         while count < size {
             let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break } // an error, or the file got shorter: refused below
+            guard n > 0 else { break }  // an error, or the file got shorter: refused below
             count += n
         }
         guard count == size else {
@@ -201,17 +246,24 @@ enum FreeTypeFace {
     /// Opens face `index` of `bytes` in `library`; the caller closes it with `FT_Done_Face`.
     static func open(_ library: FT_Library, bytes: UnsafeRawBufferPointer, index: Int, name: String) throws -> FT_Face {
         var face: FT_Face?
-        let error = FT_New_Memory_Face(library, bytes.baseAddress!.assumingMemoryBound(to: FT_Byte.self),
-                                       FT_Long(bytes.count), FT_Long(index), &face)
+        let error = FT_New_Memory_Face(
+            library,
+            bytes.baseAddress!.assumingMemoryBound(to: FT_Byte.self),
+            FT_Long(bytes.count),
+            FT_Long(index),
+            &face
+        )
         guard error == 0, let face else {
-            throw error == 0x06 /* FT_Err_Invalid_Argument */ || error == 0x10
+            // 0x06 is FT_Err_Invalid_Argument.
+            throw error == 0x06 || error == 0x10
                 ? FontError.badFaceIndex(name: name, index: index)
                 : FontError.notAFont(name: name, reason: FreeTypeErrorText.describe(error))
         }
         // Outline fonts scale; colour bitmap fonts (CBDT/CBLC emoji) are scaled from a strike.
         let flags = face.pointee.face_flags
         let scalable = flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
-        let colourBitmaps = flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0
+        let colourBitmaps =
+            flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0
             && face.pointee.num_fixed_sizes > 0
         guard scalable || colourBitmaps else {
             FT_Done_Face(face)
@@ -263,12 +315,15 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .cannotRead(path): return "cannot read font file \(path) (missing or unreadable)"
         case let .notAFile(path): return "font file \(path) is not a regular file (a folder, FIFO or device)"
-        case let .tooLarge(path, limit): return "font file \(path) is larger than \(limit >> 20) MiB, more than any font needs"
+        case let .tooLarge(path, limit):
+            return "font file \(path) is larger than \(limit >> 20) MiB, more than any font needs"
         case let .notAFont(name, reason): return "\(name) is not a usable font: \(reason)"
         case let .badFaceIndex(name, index): return "\(name) has no face number \(index)"
-        case let .familyNotFound(family): return "no installed font family matches '\(family)' (fontconfig); give a font file path instead"
+        case let .familyNotFound(family):
+            return "no installed font family matches '\(family)' (fontconfig); give a font file path instead"
         case let .fontconfigUnavailable(family, reason):
-            return "cannot look up font family '\(family)': fontconfig is not available (\(reason)); give a font file path instead"
+            return
+                "cannot look up font family '\(family)': fontconfig is not available (\(reason)); give a font file path instead"
         }
     }
 }

@@ -45,7 +45,8 @@ public enum FontLibrary {
 
     /// The file bytes of an embedded font where they lie in the binary (read-only, never freed).
     static func embeddedBuffer(_ which: Embedded) -> UnsafeRawBufferPointer {
-        for index in 0..<bl_embedded_font_count() where String(cString: bl_embedded_font_name(index)) == which.rawValue {
+        for index in 0..<bl_embedded_font_count() where String(cString: bl_embedded_font_name(index)) == which.rawValue
+        {
             let font = bl_embedded_font_at(index)
             return UnsafeRawBufferPointer(start: font.bytes, count: font.count)
         }
@@ -56,7 +57,9 @@ public enum FontLibrary {
     public static var defaultFont: Font { embedded(.dejaVuSans) }
 
     /// The built-in fallbacks tried after the primary font, in order.
-    public static let fallbackOrder: [Embedded] = [.dejaVuSans, .notoSansArabic, .notoSansHebrew, .notoSansDevanagari, .notoSansThai]
+    public static let fallbackOrder: [Embedded] = [
+        .dejaVuSans, .notoSansArabic, .notoSansHebrew, .notoSansDevanagari, .notoSansThai,
+    ]
 
     /// The built-in fallback chain tried after the primary font, in order (loads every one of them;
     /// text layout uses the lazy `FontChain` instead).
@@ -67,11 +70,16 @@ public enum FontLibrary {
     /// script fonts (Noto Sans Arabic, Hebrew, Devanagari, Thai) take their scripts even where
     /// DejaVu has a few of those glyphs.
     static func chain(primary: Font) -> (fonts: FontChain, scriptFonts: ScriptFonts) {
-        let fonts = FontChain(primary: primary, fallbacks: fallbackOrder.filter { $0 != primary.embedded }.map { .embedded($0) })
+        let fonts = FontChain(
+            primary: primary,
+            fallbacks: fallbackOrder.filter { $0 != primary.embedded }.map { .embedded($0) }
+        )
         guard primary.embedded == .dejaVuSans else { return (fonts, ScriptFonts()) }
         var scriptFonts = ScriptFonts()
-        let byScript: [(hb_script_t, Embedded)] = [(HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
-                                                    (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai)]
+        let byScript: [(hb_script_t, Embedded)] = [
+            (HB_SCRIPT_ARABIC, .notoSansArabic), (HB_SCRIPT_HEBREW, .notoSansHebrew),
+            (HB_SCRIPT_DEVANAGARI, .notoSansDevanagari), (HB_SCRIPT_THAI, .notoSansThai),
+        ]
         for (script, which) in byScript {
             if let index = fonts.fallbacks.firstIndex(of: .embedded(which)) { scriptFonts.add(script, font: index + 1) }
         }
@@ -88,9 +96,11 @@ public enum FontLibrary {
         if spec.isEmpty || spec.lowercased() == "default" { return defaultFont }
         // PATH#INDEX: a face of a collection (the file without "#INDEX" must exist when the
         // path has no slash, or "Name#2" would never reach fontconfig as a family).
-        var path = spec, index = 0
+        var path = spec
+        var index = 0
         if let hash = spec.lastIndex(of: "#"), let i = Int(spec[spec.index(after: hash)...]), !Folders.exists(spec) {
-            path = String(spec[..<hash]); index = i
+            path = String(spec[..<hash])
+            index = i
         }
         if path.contains("/") || Folders.exists(path) { return try file(path, index: index) }
         return try family(spec)
@@ -115,7 +125,8 @@ public enum FontLibrary {
             var file: UnsafeMutablePointer<FcChar8>?
             var index: Int32 = 0
             guard fc.patternGetString(found, FC_FAMILY, 0, &family) == FcResultMatch,
-                  fc.patternGetString(found, FC_FILE, 0, &file) == FcResultMatch, let family, let file else {
+                fc.patternGetString(found, FC_FILE, 0, &file) == FcResultMatch, let family, let file
+            else {
                 throw FontError.familyNotFound(name)
             }
             _ = fc.patternGetInteger(found, FC_INDEX, 0, &index)

@@ -17,14 +17,23 @@ struct Fontconfig: Sendable {
     let configSubstitute: @Sendable @convention(c) (OpaquePointer?, Pattern?, FcMatchKind) -> FcBool
     let defaultSubstitute: @Sendable @convention(c) (Pattern?) -> Void
     let fontMatch: @Sendable @convention(c) (OpaquePointer?, Pattern?, UnsafeMutablePointer<FcResult>?) -> Pattern?
-    let fontSort: @Sendable @convention(c) (OpaquePointer?, Pattern?, FcBool, UnsafeMutablePointer<CharSet?>?,
-                                            UnsafeMutablePointer<FcResult>?) -> UnsafeMutablePointer<FcFontSet>?
+    let fontSort:
+        @Sendable @convention(c) (
+            OpaquePointer?, Pattern?, FcBool, UnsafeMutablePointer<CharSet?>?,
+            UnsafeMutablePointer<FcResult>?
+        ) -> UnsafeMutablePointer<FcFontSet>?
     let fontSetDestroy: @Sendable @convention(c) (UnsafeMutablePointer<FcFontSet>?) -> Void
-    let patternGetString: @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32,
-                                                    UnsafeMutablePointer<UnsafeMutablePointer<FcChar8>?>?) -> FcResult
-    let patternGetInteger: @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?) -> FcResult
-    let patternGetBool: @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<FcBool>?) -> FcResult
-    let patternGetCharSet: @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CharSet?>?) -> FcResult
+    let patternGetString:
+        @Sendable @convention(c) (
+            Pattern?, UnsafePointer<CChar>?, Int32,
+            UnsafeMutablePointer<UnsafeMutablePointer<FcChar8>?>?
+        ) -> FcResult
+    let patternGetInteger:
+        @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?) -> FcResult
+    let patternGetBool:
+        @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<FcBool>?) -> FcResult
+    let patternGetCharSet:
+        @Sendable @convention(c) (Pattern?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CharSet?>?) -> FcResult
     let charSetCopy: @Sendable @convention(c) (CharSet?) -> CharSet?
     let charSetDestroy: @Sendable @convention(c) (CharSet?) -> Void
     let charSetHasChar: @Sendable @convention(c) (CharSet?, FcChar32) -> FcBool
@@ -42,24 +51,39 @@ struct Fontconfig: Sendable {
     /// see each failure).
     static func load(from name: String) -> Result<Fontconfig, LoadFailure> {
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LoadFailure(description: dlerror().map { String(cString: $0) } ?? "\(name) could not be loaded"))
+            return .failure(
+                LoadFailure(description: dlerror().map { String(cString: $0) } ?? "\(name) could not be loaded")
+            )
         }
         // The handle stays open for the life of the process: the functions are used until exit.
         func symbol<F>(_ symbol: String) throws(LoadFailure) -> F {
-            guard let address = dlsym(handle, symbol) else { throw LoadFailure(description: "\(name) has no \(symbol)") }
+            guard let address = dlsym(handle, symbol) else {
+                throw LoadFailure(description: "\(name) has no \(symbol)")
+            }
             return unsafeBitCast(address, to: F.self)
         }
         do throws(LoadFailure) {
             // Each function's type is the field's, written from fontconfig.h.
             let library = try Fontconfig(
-                initialize: symbol("FcInit"), nameParse: symbol("FcNameParse"), patternDestroy: symbol("FcPatternDestroy"),
-                configSubstitute: symbol("FcConfigSubstitute"), defaultSubstitute: symbol("FcDefaultSubstitute"),
-                fontMatch: symbol("FcFontMatch"), fontSort: symbol("FcFontSort"), fontSetDestroy: symbol("FcFontSetDestroy"),
-                patternGetString: symbol("FcPatternGetString"), patternGetInteger: symbol("FcPatternGetInteger"),
-                patternGetBool: symbol("FcPatternGetBool"), patternGetCharSet: symbol("FcPatternGetCharSet"),
-                charSetCopy: symbol("FcCharSetCopy"), charSetDestroy: symbol("FcCharSetDestroy"),
-                charSetHasChar: symbol("FcCharSetHasChar"))
-            guard library.initialize() != 0 else { throw LoadFailure(description: "FcInit failed (fontconfig's configuration)") }
+                initialize: symbol("FcInit"),
+                nameParse: symbol("FcNameParse"),
+                patternDestroy: symbol("FcPatternDestroy"),
+                configSubstitute: symbol("FcConfigSubstitute"),
+                defaultSubstitute: symbol("FcDefaultSubstitute"),
+                fontMatch: symbol("FcFontMatch"),
+                fontSort: symbol("FcFontSort"),
+                fontSetDestroy: symbol("FcFontSetDestroy"),
+                patternGetString: symbol("FcPatternGetString"),
+                patternGetInteger: symbol("FcPatternGetInteger"),
+                patternGetBool: symbol("FcPatternGetBool"),
+                patternGetCharSet: symbol("FcPatternGetCharSet"),
+                charSetCopy: symbol("FcCharSetCopy"),
+                charSetDestroy: symbol("FcCharSetDestroy"),
+                charSetHasChar: symbol("FcCharSetHasChar")
+            )
+            guard library.initialize() != 0 else {
+                throw LoadFailure(description: "FcInit failed (fontconfig's configuration)")
+            }
             return .success(library)
         } catch {
             dlclose(handle)

@@ -22,7 +22,14 @@ enum GlyphRasterizer {
     /// `outline` (in 1/64 px) adds a stroked border around the outline. Uses the calling thread's
     /// own FreeType faces and glyph cache, so threads never wait for each other.
     static func bitmap(font: Font, glyph: UInt32, size: Double, subX: Int, subY: Int, outline: Int) -> GlyphBitmap {
-        let key = Key(font: font.identity, glyph: glyph, size: Int((size * 64).rounded()), subX: subX, subY: subY, outline: outline)
+        let key = Key(
+            font: font.identity,
+            glyph: glyph,
+            size: Int((size * 64).rounded()),
+            subX: subX,
+            subY: subY,
+            outline: outline
+        )
         return GlyphWorkspace.current.bitmap(key: key, font: font)
     }
 
@@ -30,8 +37,9 @@ enum GlyphRasterizer {
 
     static func render(face: FT_Face, key: Key) -> GlyphBitmap {
         guard FT_Set_Char_Size(face, 0, FT_F26Dot6(key.size), 72, 72) == 0,
-              FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
-              face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return empty }
+            FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
+            face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+        else { return empty }
         let slot = face.pointee.glyph!
         FT_Outline_Translate(&slot.pointee.outline, FT_Pos(key.subX), FT_Pos(-key.subY))
         // The border is stroked from the outline before the slot is rendered (which replaces it).
@@ -53,13 +61,16 @@ enum GlyphRasterizer {
         guard FT_Get_Glyph(slot, &glyph) == 0 else { return empty }
         defer { FT_Done_Glyph(glyph) }
         guard FT_Glyph_StrokeBorder(&glyph, stroker, 0, 1) == 0,
-              FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, nil, 1) == 0, let glyph else { return empty }
+            FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, nil, 1) == 0, let glyph
+        else { return empty }
         let bitmapGlyph = UnsafeMutableRawPointer(glyph).assumingMemoryBound(to: FT_BitmapGlyphRec.self)
         return copy(bitmapGlyph.pointee.bitmap, left: Int(bitmapGlyph.pointee.left), top: Int(bitmapGlyph.pointee.top))
     }
 
     private static func copy(_ bitmap: FT_Bitmap, left: Int, top: Int) -> GlyphBitmap {
-        let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        let width = Int(bitmap.width)
+        let height = Int(bitmap.rows)
+        let pitch = Int(bitmap.pitch)
         guard width > 0, height > 0, let buffer = bitmap.buffer else { return empty }
         var coverage = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
@@ -73,9 +84,12 @@ enum GlyphRasterizer {
     private static func union(_ a: GlyphBitmap, _ b: GlyphBitmap) -> GlyphBitmap {
         if a.width == 0 { return b }
         if b.width == 0 { return a }
-        let left = min(a.left, b.left), top = max(a.top, b.top)
-        let right = max(a.left + a.width, b.left + b.width), bottom = min(a.top - a.height, b.top - b.height)
-        let width = right - left, height = top - bottom
+        let left = min(a.left, b.left)
+        let top = max(a.top, b.top)
+        let right = max(a.left + a.width, b.left + b.width)
+        let bottom = min(a.top - a.height, b.top - b.height)
+        let width = right - left
+        let height = top - bottom
         var coverage = [UInt8](repeating: 0, count: width * height)
         for g in [a, b] {
             for y in 0..<g.height {
@@ -178,7 +192,8 @@ final class GlyphWorkspace {
         }
         guard let library else { return nil }
         // The font opened once already (when it was made), so this cannot fail but for memory.
-        guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name) else { return nil }
+        guard let face = try? FreeTypeFace.open(library, bytes: font.fileBytes, index: font.faceIndex, name: font.name)
+        else { return nil }
         faces.append((font, face, nil))
         return face
     }

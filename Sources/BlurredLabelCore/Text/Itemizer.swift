@@ -20,9 +20,13 @@ enum Itemizer {
     /// `fonts` may be a lazy `FontChain`: a font is only loaded when a character is looked up in it.
     /// `system` is asked only for a character no font of `fonts` has (the system's fonts come last);
     /// the fonts it gives join the chain after `fonts` for the rest of the paragraph.
-    static func itemize<Fonts: RandomAccessCollection<Font>>(_ scalars: [UInt32], direction: TextDirection, fonts: Fonts,
-                        scriptFonts: ScriptFonts = ScriptFonts(),
-                        system: (_ scalar: Unicode.Scalar, _ colour: Bool) -> Font? = { _, _ in nil }) -> Paragraph where Fonts.Index == Int {
+    static func itemize<Fonts: RandomAccessCollection<Font>>(
+        _ scalars: [UInt32],
+        direction: TextDirection,
+        fonts: Fonts,
+        scriptFonts: ScriptFonts = ScriptFonts(),
+        system: (_ scalar: Unicode.Scalar, _ colour: Bool) -> Font? = { _, _ in nil }
+    ) -> Paragraph where Fonts.Index == Int {
         let (levels, rtl) = bidiLevels(scalars, direction: direction)
         let scripts = resolvedScripts(scalars)
         var missing: [Unicode.Scalar] = []
@@ -40,7 +44,8 @@ enum Itemizer {
             let previous = fontIndices.last
             // An emoji shown as emoji by default, or asked for with U+FE0F, takes a colour font
             // first, as browsers do (Unicode TS #51); without one it falls back as any character.
-            let wantsColour = scalar.properties.isEmojiPresentation
+            let wantsColour =
+                scalar.properties.isEmojiPresentation
                 || (scalar.properties.isEmoji && position + 1 < scalars.count && scalars[position + 1] == 0xFE0F)
             if wantsColour, let colourFont = system(scalar, true) {
                 fontIndices.append(index(of: colourFont))
@@ -48,7 +53,9 @@ enum Itemizer {
                 fontIndices.append(preferred)
             } else if let previous, joinsPrevious(scalar), font(previous).glyph(for: scalar) != nil {
                 fontIndices.append(previous)
-            } else if let previous, isNeutral(scalar), !font(previous).isColorFont, font(previous).glyph(for: scalar) != nil {
+            } else if let previous, isNeutral(scalar), !font(previous).isColorFont,
+                font(previous).glyph(for: scalar) != nil
+            {
                 // (Not in a colour font: an emoji font's digits and spaces are keycap bases.)
                 fontIndices.append(previous)
             } else if let previous, previous >= fonts.count, isIgnorable(scalar) {
@@ -65,9 +72,13 @@ enum Itemizer {
         }
         var runs: [TextRun] = []
         var start = 0
-        for i in scalars.indices.dropFirst() + (scalars.isEmpty ? [] : [scalars.count]) where i == scalars.count
-            || levels[i] != levels[start] || scripts[i] != scripts[start] || fontIndices[i] != fontIndices[start] {
-            runs.append(TextRun(range: start..<i, level: levels[start], script: scripts[start], font: font(fontIndices[start])))
+        for i in scalars.indices.dropFirst() + (scalars.isEmpty ? [] : [scalars.count])
+        where i == scalars.count
+            || levels[i] != levels[start] || scripts[i] != scripts[start] || fontIndices[i] != fontIndices[start]
+        {
+            runs.append(
+                TextRun(range: start..<i, level: levels[start], script: scripts[start], font: font(fontIndices[start]))
+            )
             start = i
         }
         return Paragraph(scalars: scalars, levels: levels, isRightToLeft: rtl, runs: runs, missing: missing)
@@ -109,11 +120,15 @@ enum Itemizer {
                 last = scripts[i]
             }
         }
-        let first = scripts.first { $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN } ?? HB_SCRIPT_COMMON
+        let first =
+            scripts.first { $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN }
+            ?? HB_SCRIPT_COMMON
         for i in scripts.indices {
             if scripts[i] == HB_SCRIPT_COMMON || scripts[i] == HB_SCRIPT_INHERITED || scripts[i] == HB_SCRIPT_UNKNOWN {
                 scripts[i] = first
-            } else { break }
+            } else {
+                break
+            }
         }
         return scripts
     }
@@ -130,7 +145,8 @@ enum Itemizer {
     private static func isNeutral(_ s: Unicode.Scalar) -> Bool {
         switch s.properties.generalCategory {
         case .spaceSeparator, .decimalNumber, .otherPunctuation, .dashPunctuation, .openPunctuation,
-             .closePunctuation, .mathSymbol, .currencySymbol: return true
+            .closePunctuation, .mathSymbol, .currencySymbol:
+            return true
         default: return false
         }
     }
@@ -153,7 +169,9 @@ enum Itemizer {
                     while j < order.count && runs[order[j]].level >= level { j += 1 }
                     order[i..<j].reverse()
                     i = j
-                } else { i += 1 }
+                } else {
+                    i += 1
+                }
             }
             level -= 1
         }

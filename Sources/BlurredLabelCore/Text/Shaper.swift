@@ -1,4 +1,3 @@
-
 import CHarfBuzz
 
 /// OpenType features parsed from text such as `tnum`, `-liga`, `+smcp`, `ss01`, `aalt=2`.
@@ -45,19 +44,30 @@ struct TextRun {
 enum Shaper {
     /// Shapes `run` of `paragraph` at `size` px. Positions come from HarfBuzz's own font functions
     /// at the font's design units, scaled, so they match `hb-shape` exactly.
-    static func shape(_ paragraph: [UInt32], run: TextRun, size: Double, features: ShapingFeatures,
-                      language: String?) -> [ShapedGlyph] {
+    static func shape(
+        _ paragraph: [UInt32],
+        run: TextRun,
+        size: Double,
+        features: ShapingFeatures,
+        language: String?
+    ) -> [ShapedGlyph] {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         paragraph.withUnsafeBufferPointer { text in
-            hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(run.range.lowerBound), Int32(run.range.count))
+            hb_buffer_add_utf32(
+                buffer,
+                text.baseAddress,
+                Int32(text.count),
+                UInt32(run.range.lowerBound),
+                Int32(run.range.count)
+            )
         }
         hb_buffer_set_direction(buffer, run.isRightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(buffer, run.script)
         if let language, !language.isEmpty {
             hb_buffer_set_language(buffer, hb_language_from_string(language, Int32(language.utf8.count)))
         }
-        hb_buffer_guess_segment_properties(buffer) // fills only what is still unset (the language)
+        hb_buffer_guess_segment_properties(buffer)  // fills only what is still unset (the language)
         features.features.withUnsafeBufferPointer { list in
             hb_shape(run.font.hbFont, buffer, list.baseAddress, UInt32(list.count))
         }
@@ -66,25 +76,43 @@ enum Shaper {
         let positions = hb_buffer_get_glyph_positions(buffer, &count)!
         let scale = size / Double(run.font.unitsPerEm)
         return (0..<Int(count)).map { i in
-            ShapedGlyph(glyph: infos[i].codepoint, cluster: Int(infos[i].cluster),
-                        xAdvance: Double(positions[i].x_advance) * scale, yAdvance: -Double(positions[i].y_advance) * scale,
-                        xOffset: Double(positions[i].x_offset) * scale, yOffset: -Double(positions[i].y_offset) * scale)
+            ShapedGlyph(
+                glyph: infos[i].codepoint,
+                cluster: Int(infos[i].cluster),
+                xAdvance: Double(positions[i].x_advance) * scale,
+                yAdvance: -Double(positions[i].y_advance) * scale,
+                xOffset: Double(positions[i].x_offset) * scale,
+                yOffset: -Double(positions[i].y_offset) * scale
+            )
         }
     }
 
     /// Raw HarfBuzz output for `text` in design units, with optional context around it, for
     /// comparison with `hb-shape` (clusters relative to `text`).
-    static func shapeInDesignUnits(_ text: String, before: String = "", after: String = "", font: Font,
-                                   direction: TextDirection, script: String, language: String?,
-                                   features: [String]) throws -> [(glyph: UInt32, cluster: Int, dx: Int, dy: Int, ax: Int, ay: Int)] {
+    static func shapeInDesignUnits(
+        _ text: String,
+        before: String = "",
+        after: String = "",
+        font: Font,
+        direction: TextDirection,
+        script: String,
+        language: String?,
+        features: [String]
+    ) throws -> [(glyph: UInt32, cluster: Int, dx: Int, dy: Int, ax: Int, ay: Int)] {
         let start = before.unicodeScalars.count
         let scalars = (before + text + after).unicodeScalars.map(\.value)
-        let run = TextRun(range: start..<(start + text.unicodeScalars.count), level: direction == .rtl ? 1 : 0,
-                          script: hb_script_from_string(script, Int32(script.utf8.count)), font: font)
+        let run = TextRun(
+            range: start..<(start + text.unicodeScalars.count),
+            level: direction == .rtl ? 1 : 0,
+            script: hb_script_from_string(script, Int32(script.utf8.count)),
+            font: font
+        )
         let upem = Double(font.unitsPerEm)
         return shape(scalars, run: run, size: upem, features: try ShapingFeatures(features), language: language).map {
-            ($0.glyph, $0.cluster - start, Int($0.xOffset.rounded()), Int((-$0.yOffset).rounded()),
-             Int($0.xAdvance.rounded()), Int((-$0.yAdvance).rounded()))
+            (
+                $0.glyph, $0.cluster - start, Int($0.xOffset.rounded()), Int((-$0.yOffset).rounded()),
+                Int($0.xAdvance.rounded()), Int((-$0.yAdvance).rounded())
+            )
         }
     }
 }

@@ -49,10 +49,14 @@ enum SystemFonts {
         switch Fontconfig.shared {
         case let .success(library): fc = library
         case let .failure(failure):
-            return Answer(font: nil, skipped: ["no system fonts to fall back on: fontconfig is not available (\(failure))"])
+            return Answer(
+                font: nil,
+                skipped: ["no system fonts to fall back on: fontconfig is not available (\(failure))"]
+            )
         }
         var skipped: [String] = []
-        for candidate in ranked where (!colour || candidate.colour) && fc.charSetHasChar(candidate.charset, scalar.value) != 0 {
+        for candidate in ranked
+        where (!colour || candidate.colour) && fc.charSetHasChar(candidate.charset, scalar.value) != 0 {
             switch open(candidate) {
             case let .success(font):
                 // fontconfig's charset is a claim; the font's own cmap decides.
@@ -68,7 +72,9 @@ enum SystemFonts {
         let key = "\(candidate.file)#\(candidate.index)"
         if let known = unusable.withLock({ $0[key] }) { return .failure(known) }
         let reason: FontError
-        do { return .success(try FontLibrary.file(candidate.file, index: candidate.index)) } catch let error as FontError {
+        do { return .success(try FontLibrary.file(candidate.file, index: candidate.index)) } catch let error
+            as FontError
+        {
             reason = error
         } catch {
             reason = .notAFont(name: candidate.file, reason: "\(error)")
@@ -93,16 +99,24 @@ enum SystemFonts {
             guard let font = set.pointee.fonts[i] else { continue }
             var file: UnsafeMutablePointer<FcChar8>?
             var charset: OpaquePointer?
-            var index: Int32 = 0, colour: FcBool = 0
+            var index: Int32 = 0
+            var colour: FcBool = 0
             guard fc.patternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file,
-                  fc.patternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
-                  let copy = fc.charSetCopy(charset) else { continue }
+                fc.patternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+                let copy = fc.charSetCopy(charset)
+            else { continue }
             _ = fc.patternGetInteger(font, FC_INDEX, 0, &index)
             _ = fc.patternGetBool(font, FC_COLOR, 0, &colour)
             // A variable font's named instances (index above 0xFFFF) repeat its default face.
-            guard index >= 0, index <= 0xFFFF else { fc.charSetDestroy(copy); continue }
+            guard index >= 0, index <= 0xFFFF else {
+                fc.charSetDestroy(copy)
+                continue
+            }
             let path = String(cString: file)
-            guard seen.insert("\(path)#\(index)").inserted else { fc.charSetDestroy(copy); continue }
+            guard seen.insert("\(path)#\(index)").inserted else {
+                fc.charSetDestroy(copy)
+                continue
+            }
             candidates.append(Candidate(file: path, index: Int(index), charset: copy, colour: colour != 0))
         }
         return candidates

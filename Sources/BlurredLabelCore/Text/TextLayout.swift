@@ -1,4 +1,3 @@
-
 /// A glyph placed on the page: its pen position in pixels (y down, first baseline at the
 /// primary font's ascender).
 struct PlacedGlyph {
@@ -47,7 +46,13 @@ struct TextLayout {
         let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for paragraph in paragraphs {
             let scalars = paragraph.unicodeScalars.map(\.value)
-            let whole = Itemizer.itemize(scalars, direction: style.direction, fonts: fonts, scriptFonts: scriptFonts, system: system)
+            let whole = Itemizer.itemize(
+                scalars,
+                direction: style.direction,
+                fonts: fonts,
+                scriptFonts: scriptFonts,
+                system: system
+            )
             missing += whole.missing
             let direction: TextDirection = whole.isRightToLeft ? .rtl : .ltr
             func addLine(_ line: Itemizer.Paragraph) {
@@ -55,7 +60,13 @@ struct TextLayout {
                 var pen = 0.0
                 for index in Itemizer.visualOrder(line.runs) {
                     let run = line.runs[index]
-                    for var glyph in Shaper.shape(line.scalars, run: run, size: style.size, features: features, language: style.language) {
+                    for var glyph in Shaper.shape(
+                        line.scalars,
+                        run: run,
+                        size: style.size,
+                        features: features,
+                        language: style.language
+                    ) {
                         glyph.xAdvance = glyph.spacedAdvance(style.letterSpacing)
                         glyphs.append((run.font, glyph))
                         pen += glyph.xAdvance
@@ -66,11 +77,23 @@ struct TextLayout {
             // Without a maximum width the paragraph is one line, already itemized (the usual label:
             // no list of line ranges is made, whose first use costs the Swift runtime a scan of
             // every protocol conformance for Range's Comparable bound).
-            guard style.maxWidth != nil else { addLine(whole); continue }
+            guard style.maxWidth != nil else {
+                addLine(whole)
+                continue
+            }
             for range in Self.wrap(whole, style: style, features: features) {
                 // A line that is the whole paragraph is already itemized.
-                addLine(range == scalars.indices ? whole
-                    : Itemizer.itemize(Array(scalars[range]), direction: direction, fonts: fonts, scriptFonts: scriptFonts, system: system))
+                addLine(
+                    range == scalars.indices
+                        ? whole
+                        : Itemizer.itemize(
+                            Array(scalars[range]),
+                            direction: direction,
+                            fonts: fonts,
+                            scriptFonts: scriptFonts,
+                            system: system
+                        )
+                )
             }
         }
         let blockWidth = lines.map(\.width).max() ?? 0
@@ -86,7 +109,9 @@ struct TextLayout {
             var pen = offset
             let baseline = ascent + Double(index) * lineHeight
             for (font, glyph) in line.glyphs {
-                placed.append(PlacedGlyph(font: font, glyph: glyph.glyph, x: pen + glyph.xOffset, y: baseline + glyph.yOffset))
+                placed.append(
+                    PlacedGlyph(font: font, glyph: glyph.glyph, x: pen + glyph.xOffset, y: baseline + glyph.yOffset)
+                )
                 pen += glyph.xAdvance
             }
         }
@@ -100,18 +125,32 @@ struct TextLayout {
 
     /// Line ranges of a paragraph: greedy breaking after spaces (and hyphens) when a line would
     /// pass the style's maximum width; a word longer than the width stays whole.
-    private static func wrap(_ paragraph: Itemizer.Paragraph, style: TextStyle, features: ShapingFeatures) -> [Range<Int>] {
+    private static func wrap(
+        _ paragraph: Itemizer.Paragraph,
+        style: TextStyle,
+        features: ShapingFeatures
+    ) -> [Range<Int>] {
         let count = paragraph.scalars.count
         guard let maxWidth = style.maxWidth, count > 0 else { return [0..<count] }
         var advance = [Double](repeating: 0, count: count)
         for run in paragraph.runs {
-            for glyph in Shaper.shape(paragraph.scalars, run: run, size: style.size, features: features, language: style.language) {
+            for glyph in Shaper.shape(
+                paragraph.scalars,
+                run: run,
+                size: style.size,
+                features: features,
+                language: style.language
+            ) {
                 advance[min(max(glyph.cluster, 0), count - 1)] += glyph.spacedAdvance(style.letterSpacing)
             }
         }
-        func isSpace(_ i: Int) -> Bool { paragraph.scalars[i] == 0x20 || paragraph.scalars[i] == 0x3000 || paragraph.scalars[i] == 0x09 }
+        func isSpace(_ i: Int) -> Bool {
+            paragraph.scalars[i] == 0x20 || paragraph.scalars[i] == 0x3000 || paragraph.scalars[i] == 0x09
+        }
         var lines: [Range<Int>] = []
-        var start = 0, width = 0.0, lastBreak: Int? = nil
+        var start = 0
+        var width = 0.0
+        var lastBreak: Int? = nil
         var i = 0
         while i < count {
             width += advance[i]
@@ -119,7 +158,10 @@ struct TextLayout {
             // Trailing spaces do not count against the width.
             var visible = width
             var j = i
-            while j >= start && isSpace(j) { visible -= advance[j]; j -= 1 }
+            while j >= start && isSpace(j) {
+                visible -= advance[j]
+                j -= 1
+            }
             if visible > maxWidth, let cut = lastBreak, cut > start, cut <= i {
                 lines.append(start..<cut)
                 start = cut

@@ -1,4 +1,3 @@
-
 /// Text rasterized into a coverage mask whose edges are the ink's edges.
 public struct RenderedText: Sendable {
     /// Coverage of the union of every glyph's real bitmap (empty text: a 0×0 mask).
@@ -27,34 +26,66 @@ public enum TextRenderer {
         let outline = Int((style.outlineWidth * 64).rounded())
         var pieces: [(bitmap: GlyphBitmap, x: Int, y: Int)] = []
         var colorPieces: [(bitmap: ColorGlyphBitmap, x: Int, y: Int)] = []
-        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        var minX = Int.max
+        var minY = Int.max
+        var maxX = Int.min
+        var maxY = Int.min
         func include(left: Int, top: Int, width: Int, height: Int) {
-            minX = min(minX, left); minY = min(minY, top)
-            maxX = max(maxX, left + width); maxY = max(maxY, top + height)
+            minX = min(minX, left)
+            minY = min(minY, top)
+            maxX = max(maxX, left + width)
+            maxY = max(maxY, top + height)
         }
         for placed in layout.glyphs {
-            let x = (placed.x * 64).rounded(), y = (placed.y * 64).rounded()
-            let wholeX = Int((x / 64).rounded(.down)), wholeY = Int((y / 64).rounded(.down))
-            let subX = Int(x) - wholeX * 64, subY = Int(y) - wholeY * 64
-            if let color = ColorGlyphs.bitmap(font: placed.font, glyph: placed.glyph, size: style.size, subX: subX, subY: subY) {
-                let left = wholeX + color.left, top = wholeY - color.top
+            let x = (placed.x * 64).rounded()
+            let y = (placed.y * 64).rounded()
+            let wholeX = Int((x / 64).rounded(.down))
+            let wholeY = Int((y / 64).rounded(.down))
+            let subX = Int(x) - wholeX * 64
+            let subY = Int(y) - wholeY * 64
+            if let color = ColorGlyphs.bitmap(
+                font: placed.font,
+                glyph: placed.glyph,
+                size: style.size,
+                subX: subX,
+                subY: subY
+            ) {
+                let left = wholeX + color.left
+                let top = wholeY - color.top
                 colorPieces.append((color, left, top))
                 include(left: left, top: top, width: color.width, height: color.height)
                 let foreground = color.foreground
-                if foreground.width > 0 { pieces.append((foreground, wholeX + foreground.left, wholeY - foreground.top)) }
+                if foreground.width > 0 {
+                    pieces.append((foreground, wholeX + foreground.left, wholeY - foreground.top))
+                }
                 continue
             }
-            let bitmap = GlyphRasterizer.bitmap(font: placed.font, glyph: placed.glyph, size: style.size,
-                                                subX: subX, subY: subY, outline: outline)
+            let bitmap = GlyphRasterizer.bitmap(
+                font: placed.font,
+                glyph: placed.glyph,
+                size: style.size,
+                subX: subX,
+                subY: subY,
+                outline: outline
+            )
             guard bitmap.width > 0 else { continue }
-            let left = wholeX + bitmap.left, top = wholeY - bitmap.top
+            let left = wholeX + bitmap.left
+            let top = wholeY - bitmap.top
             pieces.append((bitmap, left, top))
             include(left: left, top: top, width: bitmap.width, height: bitmap.height)
         }
         guard minX < maxX else {
-            return RenderedText(mask: try CoverageMask(width: 0, height: 0), inkOriginX: 0, inkOriginY: 0,
-                                layoutWidth: layout.width, layoutHeight: layout.height, lineCount: layout.lineCount,
-                                missingCharacters: layout.missing, fontWarnings: layout.fontWarnings, colorLayer: nil)
+            return RenderedText(
+                mask: try CoverageMask(width: 0, height: 0),
+                inkOriginX: 0,
+                inkOriginY: 0,
+                layoutWidth: layout.width,
+                layoutHeight: layout.height,
+                lineCount: layout.lineCount,
+                missingCharacters: layout.missing,
+                fontWarnings: layout.fontWarnings,
+                colorLayer: nil
+            )
         }
         var mask = try CoverageMask(width: maxX - minX, height: maxY - minY)
         mask.values.withUnsafeMutableBufferPointer { out in
@@ -74,13 +105,27 @@ public enum TextRenderer {
         if !colorPieces.isEmpty {
             var layer = try Image(width: mask.width, height: mask.height)
             for piece in colorPieces {
-                ColorLabelComposer.drawOver(&layer, piece.bitmap.rgba, width: piece.bitmap.width, height: piece.bitmap.height,
-                                            left: piece.x - minX, top: piece.y - minY)
+                ColorLabelComposer.drawOver(
+                    &layer,
+                    piece.bitmap.rgba,
+                    width: piece.bitmap.width,
+                    height: piece.bitmap.height,
+                    left: piece.x - minX,
+                    top: piece.y - minY
+                )
             }
             colorLayer = layer
         }
-        return RenderedText(mask: mask, inkOriginX: minX, inkOriginY: minY, layoutWidth: layout.width,
-                            layoutHeight: layout.height, lineCount: layout.lineCount, missingCharacters: layout.missing,
-                            fontWarnings: layout.fontWarnings, colorLayer: colorLayer)
+        return RenderedText(
+            mask: mask,
+            inkOriginX: minX,
+            inkOriginY: minY,
+            layoutWidth: layout.width,
+            layoutHeight: layout.height,
+            lineCount: layout.lineCount,
+            missingCharacters: layout.missing,
+            fontWarnings: layout.fontWarnings,
+            colorLayer: colorLayer
+        )
     }
 }

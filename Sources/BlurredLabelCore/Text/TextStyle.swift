@@ -44,24 +44,48 @@ public struct TextStyle: Equatable, Sendable {
     /// The widest wrapping width accepted, in pixels.
     public static let maximumWrapWidth = 1_000_000.0
 
-    public init(font: Font = FontLibrary.defaultFont, size: Double = 32, features: [String] = [],
-                language: String? = nil, direction: TextDirection = .auto, alignment: TextAlignment = .center,
-                lineSpacing: Double = 1, letterSpacing: Double = 0, maxWidth: Double? = nil, outlineWidth: Double = 0,
-                systemFallback: SystemFontFallback = .fontconfig) {
-        self.font = font; self.size = size; self.features = features; self.language = language
-        self.direction = direction; self.alignment = alignment; self.lineSpacing = lineSpacing
-        self.letterSpacing = letterSpacing; self.maxWidth = maxWidth; self.outlineWidth = outlineWidth
+    public init(
+        font: Font = FontLibrary.defaultFont,
+        size: Double = 32,
+        features: [String] = [],
+        language: String? = nil,
+        direction: TextDirection = .auto,
+        alignment: TextAlignment = .center,
+        lineSpacing: Double = 1,
+        letterSpacing: Double = 0,
+        maxWidth: Double? = nil,
+        outlineWidth: Double = 0,
+        systemFallback: SystemFontFallback = .fontconfig
+    ) {
+        self.font = font
+        self.size = size
+        self.features = features
+        self.language = language
+        self.direction = direction
+        self.alignment = alignment
+        self.lineSpacing = lineSpacing
+        self.letterSpacing = letterSpacing
+        self.maxWidth = maxWidth
+        self.outlineWidth = outlineWidth
         self.systemFallback = systemFallback
     }
 
     /// Checks sizes and spacings; throws `TextError` naming what is wrong.
     public func validate() throws {
         guard size.isFinite, size > 0, size <= Self.maximumSize else { throw TextError.badSize(size) }
-        guard lineSpacing.isFinite, lineSpacing > 0, lineSpacing <= Self.maximumLineSpacing else { throw TextError.badValue("line spacing", lineSpacing) }
-        guard letterSpacing.isFinite, abs(letterSpacing) <= Self.maximumLetterSpacing else { throw TextError.badValue("letter spacing", letterSpacing) }
-        guard outlineWidth.isFinite, outlineWidth >= 0, outlineWidth <= Self.maximumOutlineWidth else { throw TextError.badValue("outline width", outlineWidth) }
+        guard lineSpacing.isFinite, lineSpacing > 0, lineSpacing <= Self.maximumLineSpacing else {
+            throw TextError.badValue("line spacing", lineSpacing)
+        }
+        guard letterSpacing.isFinite, abs(letterSpacing) <= Self.maximumLetterSpacing else {
+            throw TextError.badValue("letter spacing", letterSpacing)
+        }
+        guard outlineWidth.isFinite, outlineWidth >= 0, outlineWidth <= Self.maximumOutlineWidth else {
+            throw TextError.badValue("outline width", outlineWidth)
+        }
         if let maxWidth {
-            guard maxWidth.isFinite, maxWidth > 0, maxWidth <= Self.maximumWrapWidth else { throw TextError.badValue("maximum width", maxWidth) }
+            guard maxWidth.isFinite, maxWidth > 0, maxWidth <= Self.maximumWrapWidth else {
+                throw TextError.badValue("maximum width", maxWidth)
+            }
         }
         _ = try ShapingFeatures(features)
     }
@@ -80,9 +104,11 @@ public enum TextError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .badSize(size): return "font size must be a number above 0 and at most \(Int(TextStyle.maximumSize)) px, got \(size)"
+        case let .badSize(size):
+            return "font size must be a number above 0 and at most \(Int(TextStyle.maximumSize)) px, got \(size)"
         case let .badValue(name, value): return "invalid \(name): \(value)"
-        case let .badFeature(text): return "invalid OpenType feature '\(text)' (examples: tnum, -liga, +smcp, ss01, aalt=2)"
+        case let .badFeature(text):
+            return "invalid OpenType feature '\(text)' (examples: tnum, -liga, +smcp, ss01, aalt=2)"
         case let .invalidUTF8(offset): return "text is not valid UTF-8 (bad byte at offset \(offset))"
         }
     }
@@ -93,12 +119,21 @@ public func decodeUTF8(_ bytes: [UInt8]) throws -> String {
     var i = 0
     while i < bytes.count {
         let lead = bytes[i]
-        let length: Int, minimum: UInt32
+        let length: Int
+        let minimum: UInt32
         switch lead {
-        case 0x00...0x7F: i += 1; continue
-        case 0xC2...0xDF: length = 2; minimum = 0x80
-        case 0xE0...0xEF: length = 3; minimum = 0x800
-        case 0xF0...0xF4: length = 4; minimum = 0x10000
+        case 0x00...0x7F:
+            i += 1
+            continue
+        case 0xC2...0xDF:
+            length = 2
+            minimum = 0x80
+        case 0xE0...0xEF:
+            length = 3
+            minimum = 0x800
+        case 0xF0...0xF4:
+            length = 4
+            minimum = 0x10000
         default: throw TextError.invalidUTF8(offset: i)
         }
         guard i + length <= bytes.count else { throw TextError.invalidUTF8(offset: i) }
