@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "BlurredLabelKit", targets: ["BlurredLabelKit"]),
         .library(name: "GoldenImage", targets: ["GoldenImage"]),
         .executable(name: "blurlabel", targets: ["blurlabel"]),
+        .executable(name: "blurlabel-serve", targets: ["blurlabel-serve"]),
     ],
     targets: [
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
@@ -55,6 +56,17 @@ let package = Package(
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),
         .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "CProcessArguments"]),
+        // HTTP (libmicrohttpd) and crypto (OpenSSL's libcrypto) for `blurlabel serve` and `sign`:
+        // a separate executable that `blurlabel` execs, so a one-label `render` loads neither.
+        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
+        // MHD_start_daemon's options are C variadic arguments, which Swift cannot pass.
+        .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
+        // The HTTP layer `serve` and `edit` share: request -> handler -> response, limits, workers.
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurredLabelCore"]),
+        // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
+        .target(name: "BlurLabelServe", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
+        .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe"]),
         .executableTarget(
             name: "blurlabel-bench",
             dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter"],
@@ -79,5 +91,6 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
+        .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
     ]
 )

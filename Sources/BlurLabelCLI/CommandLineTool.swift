@@ -83,8 +83,11 @@ public enum CommandLineTool {
         default:
             break
         }
+        if let external = ExternalCommands.all.first(where: { $0.name == first }) {
+            return ExternalCommands.exec(external, arguments, output: output)
+        }
         guard let command = listing(named: first)?.load() else {
-            let known = commands.map(\.name).joined(separator: ", ")
+            let known = (commands.map(\.name) + ExternalCommands.all.map(\.name)).joined(separator: ", ")
             output.standardError("blurlabel: unknown command '\(first)' (commands: \(known); see 'blurlabel --help')\n")
             return 2
         }
@@ -119,6 +122,9 @@ public enum CommandLineTool {
             "commands:",
         ]
         for command in commands {
+            lines.append("  " + command.name.padded(to: 10) + command.summary)
+        }
+        for command in ExternalCommands.all {
             lines.append("  " + command.name.padded(to: 10) + command.summary)
         }
         lines += [

@@ -24,7 +24,7 @@ enum OptionValue: Equatable, Sendable {
 /// with typed accessors that say which option is wrong and why. Flags are strict: only a real
 /// boolean (a command-line flag, or JSON `true`/`false`) counts, so a typo such as
 /// `"secure": "yes"` fails instead of quietly turning secure mode off.
-struct Options: Equatable, Sendable {
+package struct Options: Equatable, Sendable {
     /// Name and value pairs, one per name, sorted by name. A short list searched in order, not a
     /// Dictionary: the first Dictionary keyed by String makes the Swift runtime scan every protocol
     /// conformance in the binary (about 0.2 M instructions of a one-label process's start).
@@ -65,7 +65,7 @@ struct Options: Equatable, Sendable {
     }
     func has(_ name: String) -> Bool { self[name] != nil }
 
-    static func == (a: Options, b: Options) -> Bool {
+    package static func == (a: Options, b: Options) -> Bool {
         a.entries.elementsEqual(b.entries) { $0.name == $1.name && $0.value == $1.value }
     }
 

@@ -8,8 +8,8 @@ import Glibc
 /// (`taskset`, a container's cpuset) or a cgroup CPU quota allows less time (containers). Read
 /// with a few system calls, not through Foundation's `ProcessInfo`, whose set-up costs more than
 /// rendering a small label. (The thread count never changes the bytes made, only how fast.)
-enum ProcessorCount {
-    static func available() -> Int {
+package enum ProcessorCount {
+    package static func available() -> Int {
         var count = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let allowed = Int(bl_allowed_cpu_count())
         if allowed > 0 { count = min(count, allowed) }

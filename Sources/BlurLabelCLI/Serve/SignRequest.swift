@@ -1,0 +1,51 @@
+import BlurredLabelCore
+
+/// What `blurlabel sign TEXT [label options]` asks for: the options as URL pairs, in the order
+/// given, checked as `render` checks them. The signing itself is in `blurlabel-serve` (crypto).
+package struct SignRequest: Sendable {
+    package var pairs: [(name: String, value: String)] = []
+    package var text = ""
+    /// Encrypt the text (enc:, BLURLABEL_ENC_KEY).
+    package var encrypt = false
+    /// An /unsafe/ path, for a server started with --unsigned.
+    package var unsigned = false
+
+    package enum Parsed {
+        case help(String)
+        case sign(SignRequest)
+    }
+
+    static let spec = CommandSpec(
+        name: "sign",
+        summary: "print a signed URL path for a label, for 'blurlabel serve' (docs/serve.md)",
+        positionals: ["TEXT"],
+        options: LabelOptions.specs + [
+            CommonOptions.compression,
+            OptionSpec(name: "--encrypt", help: "carry the text encrypted (enc:, AES-256-GCM under BLURLABEL_ENC_KEY)"),
+            OptionSpec(name: "--unsigned", help: "an /unsafe/ path for a server started with --unsigned"),
+        ],
+        details: """
+            Prints /SIGNATURE/name:value/.../TEXT.png, signed with the first pair of BLURLABEL_KEY and
+            BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)).
+            """
+    )
+
+    package static func parse(_ arguments: [String]) throws -> Parsed {
+        let parsed: ParsedArguments
+        do { parsed = try spec.parse(arguments) } catch let error as UsageError {
+            throw URLLabelOptions.Failure(error.message)
+        }
+        if parsed.wantsHelp { return .help(spec.help) }
+        var request = SignRequest()
+        request.text = parsed.positionals[0]
+        request.encrypt = parsed.has("--encrypt")
+        request.unsigned = parsed.has("--unsigned")
+        for given in parsed.given where given.name != "--encrypt" && given.name != "--unsigned" {
+            let name = String(given.name.dropFirst(2))
+            if let at = request.pairs.firstIndex(where: { $0.name == name }) { request.pairs.remove(at: at) }
+            request.pairs.append((name, given.value ?? "true"))
+        }
+        try URLLabelOptions.check(URLLabelOptions.options(request.pairs), text: request.text)
+        return .sign(request)
+    }
+}

@@ -1,0 +1,60 @@
+import BlurredLabelCore
+
+/// A label's options as a URL gives them (`size:48`, `secure:true`, `color:%23c0392b` once
+/// percent-decoded): typed as a manifest line types them and read by the same `LabelOptions`
+/// code, so the limits and messages are the command line's.
+package enum URLLabelOptions {
+    /// Why a URL's options or text are refused: one short line, never quoting the text.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
+    }
+
+    /// Names a URL may use: the label options plus `compression` (as in a manifest line).
+    package static let names: Set<String> = Set(LabelOptions.keys + ["compression"])
+
+    /// The flags, whose value is `true` or `false`.
+    package static let flags = LabelOptions.flags
+
+    /// The options of decoded `name`/`value` pairs: unknown names, repeated names and font files
+    /// (over HTTP only installed families: a path would read the server's files) are refused.
+    package static func options(_ pairs: [(name: String, value: String)]) throws(Failure) -> Options {
+        var values: [String: OptionValue] = [:]
+        for (name, value) in pairs {
+            guard names.contains(name) else { throw Failure("unknown option '\(name)'") }
+            guard values[name] == nil else { throw Failure("option '\(name)' given more than once") }
+            if name == "font", value.contains("/") || value.contains("#") || value.contains(".") {
+                throw Failure("font: only installed family names are served, not files")
+            }
+            if flags.contains(name), value == "true" || value == "false" {
+                values[name] = .flag(value == "true")
+            } else {
+                values[name] = .text(value)
+            }
+        }
+        return Options(values)
+    }
+
+    /// The PNG `render` would write for `text` with these options (the same pixels, the same
+    /// encoder and level). Errors are one line without the text.
+    package static func png(_ options: Options, text: String) throws(Failure) -> [UInt8] {
+        do {
+            let style = try LabelOptions.style(options, text: text)
+            let level = try options.integer("compression", range: 0...9) ?? 6
+            let picture = try LabelPipeline(style: style).picture(of: text)
+            return try PNGEncoder(compressionLevel: level).encode(picture.image)
+        } catch {
+            throw Failure(SecureMessages.withoutValues("\(error)", [text]))
+        }
+    }
+
+    /// Checks the options as `png` would, without rendering (for `sign`).
+    package static func check(_ options: Options, text: String) throws(Failure) {
+        do {
+            _ = try LabelOptions.style(options, text: text)
+            _ = try options.integer("compression", range: 0...9)
+        } catch {
+            throw Failure(SecureMessages.withoutValues("\(error)", [text]))
+        }
+    }
+}

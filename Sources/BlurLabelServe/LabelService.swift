@@ -1,0 +1,95 @@
+import BlurLabelCLI
+import BlurredLabelCore
+import HTTPServer
+
+/// The routes of `blurlabel serve`: labels from signed URLs, `/healthz`, `/metrics`. Cheap answers
+/// (refusals, 304, cache hits) are given on the connection's thread; renders go to the bounded
+/// workers, and a full queue is a 503 at once.
+final class LabelService: Sendable {
+    static let immutable = "public, max-age=31536000, immutable"
+
+    let keys: Keys
+    let unsigned: Bool
+    let cache: PNGCache?
+    let workers: BoundedWorkers
+    let metrics = ServeMetrics()
+    /// Set once the server is up: read for `/metrics`' in-flight gauge.
+    let inFlight: @Sendable () -> Int
+
+    init(keys: Keys, unsigned: Bool, cacheBytes: Int, workers: BoundedWorkers, inFlight: @escaping @Sendable () -> Int) {
+        self.keys = keys
+        self.unsigned = unsigned
+        self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
+        self.workers = workers
+        self.inFlight = inFlight
+    }
+
+    /// The strong entity tag of a signed path: the engine's version and the path (options and
+    /// text, or ciphertext: never a hash of a secret text alone).
+    static func etag(_ rest: String) -> String {
+        let digest = Crypto.sha256(Array("blurlabel \(CommandLineTool.version)\n\(rest)".utf8))
+        return "\"" + digest[0..<16].map { cFormat("%02x", UInt32($0)) }.joined() + "\""
+    }
+
+    func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponse? {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])
+        }
+        switch request.path {
+        case "/healthz": return .text(200, "ok")
+        case "/metrics":
+            let text = metrics.text(cache: cache?.size ?? (0, 0), queue: workers.depth, inFlight: inFlight())
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
+                body: Array(text.utf8)
+            )
+        default: break
+        }
+        guard let (signature, rest) = LabelPath.split(request.path) else {
+            return .text(404, "not found: labels are /SIGNATURE/options/TEXT.png")
+        }
+        if unsigned {
+            guard signature == "unsafe" else { return .text(403, "this server serves /unsafe/ paths only") }
+        } else {
+            guard signature != "unsafe", keys.verifies(signature, path: rest) else {
+                return .text(403, "invalid signature")
+            }
+        }
+        let etag = Self.etag(rest)
+        let cached = [("ETag", etag), ("Cache-Control", Self.immutable)]
+        if let match = request.header("If-None-Match"), Self.matches(match, etag) {
+            return HTTPResponse(status: 304, headers: cached)
+        }
+        if let entry = cache?.entry(rest) {
+            metrics.cacheHit()
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: entry.png)
+        }
+        let label: LabelPath
+        do { label = try LabelPath(rest: rest, keys: keys) } catch { return .text(400, error.description) }
+        metrics.cacheMiss()
+        let accepted = workers.submit { [self] in
+            do {
+                let png = try URLLabelOptions.png(label.options, text: label.text)
+                metrics.rendered()
+                cache?.insert(rest, PNGCache.Entry(png: png, etag: etag))
+                responder.respond(HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: png))
+            } catch {
+                responder.respond(.text(400, "\(error)"))
+            }
+        }
+        guard accepted else { return .text(503, "busy: try again", headers: [("Retry-After", "1")]) }
+        return nil
+    }
+
+    /// Whether an If-None-Match list names `etag` (or is `*`); weak forms match too (RFC 9110's
+    /// weak comparison, which If-None-Match uses).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            var tag = item.trimmingPrefix(" ")
+            while tag.hasSuffix(" ") { tag = tag.dropLast() }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == "*" || tag == etag
+        }
+    }
+}

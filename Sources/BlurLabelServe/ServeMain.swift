@@ -1,0 +1,148 @@
+import BlurLabelCLI
+import BlurredLabelCore
+import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `blurlabel-serve serve …` and `blurlabel-serve sign …`, which `blurlabel serve` and
+/// `blurlabel sign` exec: the HTTP and crypto libraries load only here.
+public enum ServeMain {
+    public static func run(_ arguments: [String]) -> Int32 {
+        let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+        switch arguments.first {
+        case "serve": return serve(Array(arguments.dropFirst()), environment: environment)
+        case "sign": return sign(Array(arguments.dropFirst()), environment: environment)
+        default:
+            say("blurlabel-serve: the command must be serve or sign (run by 'blurlabel serve' or 'blurlabel sign')\n", to: STDERR_FILENO)
+            return 2
+        }
+    }
+
+    static func say(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { break }
+            offset += written
+        }
+        bytes = []
+    }
+
+    static func sign(_ arguments: [String], environment: (String) -> String?) -> Int32 {
+        do {
+            guard case let .sign(request) = try SignRequest.parse(arguments) else {
+                if case let .help(text) = try SignRequest.parse(arguments) { say(text + "\n", to: STDOUT_FILENO) }
+                return 0
+            }
+            let keys = try Keys(environment: environment)
+            var textSegment: String
+            if request.encrypt {
+                guard let key = keys.encryption.first else {
+                    throw Keys.Failure(description: "--encrypt needs BLURLABEL_ENC_KEY (64 hexadecimal digits)")
+                }
+                guard let sealed = Crypto.seal(Array(request.text.utf8), key: key) else {
+                    throw Keys.Failure(description: "encryption failed")
+                }
+                textSegment = "enc:" + Base64URL.encode(sealed)
+            } else {
+                textSegment = Base64URL.encode(Array(request.text.utf8))
+            }
+            let rest =
+                request.pairs.map { "/" + LabelPath.percentEncoded($0.name) + ":" + LabelPath.percentEncoded($0.value) }
+                .joined() + "/" + textSegment + ".png"
+            textSegment = ""
+            let signature: String
+            if request.unsigned {
+                signature = "unsafe"
+            } else {
+                guard let pair = keys.signing.first else {
+                    throw Keys.Failure(description: "no BLURLABEL_KEY and BLURLABEL_SALT in the environment (or give --unsigned)")
+                }
+                signature = Keys.signature(of: rest, key: pair.key, salt: pair.salt)
+            }
+            say("/\(signature)\(rest)\n", to: STDOUT_FILENO)
+            return 0
+        } catch {
+            say("blurlabel sign: \(error)\n", to: STDERR_FILENO)
+            return 2
+        }
+    }
+
+    static func serve(_ arguments: [String], environment: (String) -> String?) -> Int32 {
+        let settings: ServeSettings
+        let keys: Keys
+        do {
+            switch try ServeSettings.parse(arguments, environment: environment) {
+            case let .help(text):
+                say(text + "\n", to: STDOUT_FILENO)
+                return 0
+            case let .run(parsed): settings = parsed
+            }
+            keys = try Keys(environment: environment)
+            if !settings.unsigned && keys.signing.isEmpty {
+                throw Keys.Failure(
+                    description:
+                        "no BLURLABEL_KEY and BLURLABEL_SALT in the environment: give them (hex), or --unsigned to serve /unsafe/ URLs on loopback"
+                )
+            }
+        } catch {
+            say("blurlabel serve: \(error)\n", to: STDERR_FILENO)
+            return 2
+        }
+        // SIGTERM and SIGINT wait for `sigwait` below: blocked here, before any thread starts, so
+        // every thread inherits the mask. A closed client socket must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let workers = BoundedWorkers(threads: settings.workers, capacity: settings.queue)
+        let server = LockedValue<HTTPServer?>(nil)
+        let service = LabelService(
+            keys: keys,
+            unsigned: settings.unsigned,
+            cacheBytes: settings.cacheMegabytes << 20,
+            workers: workers,
+            inFlight: { server.withLock { $0?.inFlight ?? 0 } }
+        )
+        var configuration = HTTPServer.Configuration()
+        configuration.host = settings.host
+        configuration.port = settings.port
+        configuration.threads = settings.ioThreads
+        configuration.connectionLimit = settings.connections
+        configuration.idleTimeoutSeconds = settings.timeoutSeconds
+        let log = settings.accessLog
+        let metrics = service.metrics
+        let started: HTTPServer
+        do {
+            started = try HTTPServer(
+                configuration,
+                handler: { service.handle($0, $1) },
+                observer: { record in
+                    metrics.record(record)
+                    if log { AccessLog.write(record) }
+                }
+            )
+        } catch {
+            say("blurlabel serve: \(error)\n", to: STDERR_FILENO)
+            return 2
+        }
+        server.withLock { $0 = started }
+        say(
+            "blurlabel serve: listening on http://\(settings.host):\(started.port) (\(settings.workers) workers, \(settings.unsigned ? "unsigned /unsafe/ paths" : "\(keys.signing.count) signing key(s)"))\n",
+            to: STDOUT_FILENO
+        )
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
+        say("blurlabel serve: stopping (signal \(received)): finishing requests in flight\n", to: STDERR_FILENO)
+        let finished = started.shutdown(drainSeconds: Double(settings.drainSeconds))
+        workers.drain(seconds: 1)
+        say("blurlabel serve: stopped\(finished ? "" : " (some requests were cut off at --drain)")\n", to: STDERR_FILENO)
+        return 0
+    }
+}

@@ -1,0 +1,38 @@
+#include "http_shim.h"
+
+#include <netinet/in.h>
+#include <string.h>
+
+/// Leaves the path and query as sent: no percent-decoding (the signature covers the raw bytes).
+static size_t keep_raw(void *context, struct MHD_Connection *connection, char *text) {
+    (void)context;
+    (void)connection;
+    return strlen(text);
+}
+
+struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_AccessHandlerCallback handler,
+                                 void *handler_context, MHD_RequestCompletedCallback completed,
+                                 void *completed_context) {
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = settings->port;
+    address.sin_addr.s_addr = settings->address;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    return MHD_start_daemon(
+        flags, ntohs(settings->port), NULL, NULL, handler, handler_context,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+        MHD_OPTION_THREAD_POOL_SIZE, settings->threads,
+        MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, settings->timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
+        MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_END);
+}
+
+uint16_t bl_http_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}

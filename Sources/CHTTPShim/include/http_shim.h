@@ -1,0 +1,33 @@
+#ifndef BL_HTTP_SHIM_H
+#define BL_HTTP_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <microhttpd.h>
+
+/// What the Swift layer asks of libmicrohttpd's daemon. MHD_start_daemon takes its options as C
+/// variadic arguments, which Swift cannot pass: this shim is the one place they are spelled.
+struct bl_http_settings {
+    /// IPv4 address and port, network byte order.
+    uint32_t address;
+    uint16_t port;
+    /// Threads polling the connections (epoll), each serving its share.
+    unsigned int threads;
+    unsigned int connection_limit;
+    /// Seconds a connection may stay idle (no byte read or written) before it is closed.
+    unsigned int timeout_seconds;
+    /// Bytes of memory per connection for its request line and headers (beyond it: 414 or 431).
+    size_t connection_memory;
+};
+
+/// Starts the daemon; NULL when it cannot (the port is taken, say). The access handler, the
+/// completion callback and an unescaper that leaves the path as the client sent it (signatures
+/// are over the raw path).
+struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_AccessHandlerCallback handler,
+                                 void *handler_context, MHD_RequestCompletedCallback completed,
+                                 void *completed_context);
+
+/// The port the daemon listens on (for port 0: the one the kernel chose), or 0.
+uint16_t bl_http_port(struct MHD_Daemon *daemon);
+
+#endif

@@ -1,0 +1,67 @@
+import BlurredLabelCore
+import CHTTPShim
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request on its connection, from its headers being read to its completion: libmicrohttpd
+/// keeps a pointer to it (the connection's `con_cls`) and calls the access handler several times
+/// (headers, body pieces, the end, and once more after a resumption).
+final class Exchange: Sendable {
+    struct State {
+        var body: [UInt8] = []
+        var bodyTooLarge = false
+        /// The handler has been called.
+        var handled = false
+        /// A response the handler gave later, not yet queued.
+        var response: HTTPResponse? = nil
+        /// The connection is suspended, waiting for `response`.
+        var suspended = false
+        /// Answered (queued or given later): further answers are ignored.
+        var answered = false
+        var status = 0
+        var bytes = 0
+    }
+
+    let method: String
+    let path: String
+    let query: String
+    let headers: [(name: String, value: String)]
+    /// The `struct MHD_Connection *`, as a number (it is only handed back to libmicrohttpd).
+    let connection: UInt
+    let started: Double
+    let state = LockedValue(State())
+
+    init(method: String, path: String, query: String, headers: [(name: String, value: String)], connection: UInt) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.connection = connection
+        self.started = monotonicSeconds()
+    }
+
+    var connectionPointer: OpaquePointer { OpaquePointer(bitPattern: connection)! }
+
+    /// Called by `HTTPResponder` from any thread.
+    func respondLater(_ response: HTTPResponse) {
+        let resume = state.withLock { state -> Bool in
+            guard !state.answered else { return false }
+            state.answered = true
+            state.response = response
+            let wasSuspended = state.suspended
+            state.suspended = false
+            return wasSuspended
+        }
+        if resume { MHD_resume_connection(connectionPointer) }
+    }
+}
+
+/// Seconds from an arbitrary start, never going back.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

@@ -1,0 +1,10 @@
+/// Answers a request later, from any thread: the handler returned nil and keeps this. The
+/// connection waits (suspended, holding no thread) until `respond` is called; call it exactly
+/// once (later calls are ignored).
+public final class HTTPResponder: Sendable {
+    let exchange: Exchange
+
+    init(exchange: Exchange) { self.exchange = exchange }
+
+    public func respond(_ response: HTTPResponse) { exchange.respondLater(response) }
+}

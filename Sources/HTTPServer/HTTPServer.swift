@@ -1,0 +1,304 @@
+import BlurredLabelCore
+import CHTTPShim
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server (keep-alive, pipelining) on libmicrohttpd: a few threads poll every
+/// connection with epoll, so a slow client holds no thread, and a complete request is handed to
+/// `handler` as a value. The handler answers at once (cheap work: a cache hit, an error) or
+/// returns nil and answers later through the `HTTPResponder` from a thread of its own (a render),
+/// the connection waiting suspended meanwhile. Limits are the server's: request line (414),
+/// header fields (431), body (413), idle connections (closed after `idleTimeoutSeconds`), number
+/// of connections. Nothing a client sends reaches the handler unless it is a complete request.
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        /// An IPv4 address to listen on (dotted quad).
+        public var host = "127.0.0.1"
+        /// 0 lets the kernel choose (read `port` after starting).
+        public var port: UInt16 = 0
+        /// Threads polling connections.
+        public var threads = 2
+        public var connectionLimit = 1024
+        /// Seconds without a byte in either direction after which a connection is closed.
+        public var idleTimeoutSeconds = 10
+        /// Longest request target (path and query) accepted; longer is 414 (nginx's default 8 KB).
+        public var maximumRequestLineBytes = 8192
+        /// Memory for one connection's request line and header fields: beyond it 414 or 431.
+        public var connectionMemoryBytes = 32 * 1024
+        /// Largest request body; larger is 413.
+        public var maximumBodyBytes = 1 << 20
+
+        public init() {}
+    }
+
+    /// Answers a complete request now, or returns nil and answers through the responder later.
+    public typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> HTTPResponse?
+    /// Told about every request when its connection is done with it.
+    public typealias Observer = @Sendable (HTTPExchangeRecord) -> Void
+
+    /// Why the server did not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let core: ServerCore
+    /// The `struct MHD_Daemon *`, as a number.
+    private let daemon: UInt
+    /// The port listened on.
+    public let port: UInt16
+
+    /// Starts listening and serving at once.
+    public init(_ configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil) throws {
+        var address = in_addr()
+        guard inet_pton(AF_INET, configuration.host, &address) == 1 else {
+            throw StartError(description: "'\(configuration.host)' is not an IPv4 address")
+        }
+        let core = ServerCore(configuration: configuration, handler: handler, observer: observer)
+        var settings = bl_http_settings(
+            address: address.s_addr,
+            port: configuration.port.bigEndian,
+            threads: UInt32(max(1, configuration.threads)),
+            connection_limit: UInt32(max(1, configuration.connectionLimit)),
+            timeout_seconds: UInt32(max(1, configuration.idleTimeoutSeconds)),
+            connection_memory: max(4096, configuration.connectionMemoryBytes)
+        )
+        let context = Unmanaged.passRetained(core).toOpaque()
+        guard let started = bl_http_start(&settings, accessHandler, context, completedHandler, context) else {
+            Unmanaged<ServerCore>.fromOpaque(context).release()
+            throw StartError(
+                description:
+                    "cannot listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine?)"
+            )
+        }
+        self.core = core
+        self.daemon = UInt(bitPattern: started)
+        self.port = bl_http_port(started)
+    }
+
+    /// Requests read and not yet finished.
+    public var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting connections, lets the requests in flight finish (at most `drainSeconds`;
+    /// their responses say `Connection: close`), then closes every connection and stops. Returns
+    /// whether every request in flight finished. Call once.
+    @discardableResult
+    public func shutdown(drainSeconds: Double) -> Bool {
+        let daemon = OpaquePointer(bitPattern: daemon)!
+        core.draining.store(true, ordering: .relaxed)
+        let listening = MHD_quiesce_daemon(daemon)
+        if listening >= 0 { close(listening) }
+        let deadline = monotonicSeconds() + drainSeconds
+        while core.inFlight.load(ordering: .relaxed) > 0 && monotonicSeconds() < deadline { usleep(5_000) }
+        let finished = core.inFlight.load(ordering: .relaxed) == 0
+        MHD_stop_daemon(daemon)
+        Unmanaged.passUnretained(core).release()
+        return finished
+    }
+}
+
+/// What the C callbacks reach through their context pointer.
+final class ServerCore: Sendable {
+    let configuration: HTTPServer.Configuration
+    let handler: HTTPServer.Handler
+    let observer: HTTPServer.Observer?
+    let inFlight = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler, observer: HTTPServer.Observer?) {
+        self.configuration = configuration
+        self.handler = handler
+        self.observer = observer
+    }
+
+    /// Hands `response` to the connection (copied; libmicrohttpd sends it when it can).
+    func queue(_ response: HTTPResponse, on exchange: Exchange) -> MHD_Result {
+        let connection = exchange.connectionPointer
+        let made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count,
+                UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                .RESPMEM_MUST_COPY
+            )
+        }
+        guard let made else { return .NO }
+        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
+        if draining.load(ordering: .relaxed) { MHD_add_response_header(made, "Connection", "close") }
+        let sendsBody = exchange.method != "HEAD" && response.status != 304
+        exchange.state.withLock {
+            $0.status = response.status
+            $0.bytes = sendsBody ? response.body.count : 0
+        }
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+
+    /// The access handler's work for one call.
+    func access(
+        connection: OpaquePointer,
+        url: String,
+        method: String,
+        upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let stored = context.pointee else {
+            // First call: the request line and header fields are read.
+            let exchange = Exchange(
+                method: method,
+                path: url,
+                query: Self.values(of: connection, kind: .GET_ARGUMENT_KIND).map { "\($0.name)=\($0.value)" }
+                    .joined(separator: "&"),
+                headers: Self.values(of: connection, kind: .HEADER_KIND),
+                connection: UInt(bitPattern: connection)
+            )
+            context.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            inFlight.add(1, ordering: .relaxed)
+            return .YES
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            let limit = configuration.maximumBodyBytes
+            exchange.state.withLock { state in
+                if state.bodyTooLarge || state.body.count + count > limit {
+                    state.bodyTooLarge = true
+                    state.body = []
+                } else if let upload {
+                    upload.withMemoryRebound(to: UInt8.self, capacity: count) {
+                        state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                    }
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        // The request is complete (or this is the call after a resumption).
+        enum Next {
+            case queue(HTTPResponse)
+            case call([UInt8])
+            case wait
+        }
+        let next = exchange.state.withLock { state -> Next in
+            if let response = state.response {
+                state.response = nil
+                return .queue(response)
+            }
+            if state.handled { return .wait }
+            state.handled = true
+            if state.bodyTooLarge {
+                state.answered = true
+                return .queue(.text(413, "request body too large"))
+            }
+            if exchange.path.utf8.count + exchange.query.utf8.count > configuration.maximumRequestLineBytes {
+                state.answered = true
+                return .queue(.text(414, "request line too long"))
+            }
+            return .call(state.body)
+        }
+        switch next {
+        case let .queue(response): return queue(response, on: exchange)
+        case .wait: return .YES
+        case let .call(body):
+            let request = HTTPRequest(
+                method: exchange.method,
+                path: exchange.path,
+                query: exchange.query,
+                headers: exchange.headers,
+                body: body
+            )
+            if let response = handler(request, HTTPResponder(exchange: exchange)) {
+                exchange.state.withLock { $0.answered = true }
+                return queue(response, on: exchange)
+            }
+            // Answered later: suspend unless the answer came already. Suspending under the lock
+            // orders it before the responder's resumption.
+            let ready = exchange.state.withLock { state -> HTTPResponse? in
+                if let response = state.response {
+                    state.response = nil
+                    return response
+                }
+                state.suspended = true
+                MHD_suspend_connection(connection)
+                return nil
+            }
+            if let ready { return queue(ready, on: exchange) }
+            return .YES
+        }
+    }
+
+    /// The request is done with (sent, failed or timed out).
+    func completed(context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, code: MHD_RequestTerminationCode) {
+        guard let context, let stored = context.pointee else { return }
+        context.pointee = nil
+        let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
+        let (status, bytes) = exchange.state.withLock { ($0.status, $0.bytes) }
+        inFlight.subtract(1, ordering: .relaxed)
+        observer?(
+            HTTPExchangeRecord(
+                method: exchange.method,
+                status: status,
+                bytes: bytes,
+                seconds: monotonicSeconds() - exchange.started,
+                completed: code == .REQUEST_TERMINATED_COMPLETED_OK
+            )
+        )
+    }
+
+    /// Name and value pairs of one kind (headers, query arguments) of the connection's request.
+    static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &found) { pointer in
+            _ = MHD_get_connection_values(
+                connection,
+                kind,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    let list = context.assumingMemoryBound(to: [(name: String, value: String)].self)
+                    list.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                    return .YES
+                },
+                pointer
+            )
+        }
+        return found
+    }
+}
+
+/// libmicrohttpd's access handler: forwards to the server's core.
+private func accessHandler(
+    context: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    url: UnsafePointer<CChar>?,
+    method: UnsafePointer<CChar>?,
+    version: UnsafePointer<CChar>?,
+    upload: UnsafePointer<CChar>?,
+    uploadSize: UnsafeMutablePointer<Int>?,
+    connectionContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let context, let connection, let url, let method, let uploadSize, let connectionContext else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    return core.access(
+        connection: connection,
+        url: String(decoding: UnsafeRawBufferPointer(start: url, count: strlen(url)), as: UTF8.self),
+        method: String(cString: method),
+        upload: upload,
+        uploadSize: uploadSize,
+        context: connectionContext
+    )
+}
+
+/// libmicrohttpd's completion callback.
+private func completedHandler(
+    context: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    connectionContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_RequestTerminationCode
+) {
+    guard let context else { return }
+    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(context: connectionContext, code: code)
+}

@@ -1,0 +1,7 @@
+import BlurLabelServe
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(ServeMain.run(Array(CommandLine.arguments.dropFirst())))
