@@ -83,10 +83,10 @@ public enum CommandLineTool {
         default:
             break
         }
-        if let external = ExternalCommands.all.first(where: { $0.name == first }) {
-            return ExternalCommands.exec(external, arguments, output: output)
-        }
         guard let command = listing(named: first)?.load() else {
+            if let external = ExternalCommands.all.first(where: { $0.name == first }) {
+                return ExternalCommands.exec(external, Array(arguments), output: output)
+            }
             let known = (commands.map(\.name) + ExternalCommands.all.map(\.name)).joined(separator: ", ")
             output.standardError("blurlabel: unknown command '\(first)' (commands: \(known); see 'blurlabel --help')\n")
             return 2

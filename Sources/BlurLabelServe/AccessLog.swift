@@ -24,7 +24,9 @@ enum AccessLog {
             parts.tm_sec,
             Int32(now.tv_nsec / 1_000_000)
         )
-        let method = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(record.method) ? record.method : "other"
+        let method =
+            ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(record.method)
+            ? record.method : "other"
         return "{\"time\":\"\(time)\",\"method\":\"\(method)\",\"status\":\(record.status),\"seconds\":"
             + cFormat("%.6f", record.seconds) + ",\"bytes\":\(record.bytes),\"complete\":\(record.completed)}\n"
     }

@@ -24,7 +24,9 @@ enum Crypto {
     /// Equal bytes, in time that depends only on the lengths.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+        }
     }
 
     static func randomBytes(_ count: Int) -> [UInt8]? {
@@ -37,7 +39,9 @@ enum Crypto {
 
     /// nonce ‖ ciphertext ‖ tag under a 32-byte key.
     static func seal(_ plaintext: [UInt8], key: [UInt8]) -> [UInt8]? {
-        guard key.count == 32, let nonce = randomBytes(nonceBytes), let context = EVP_CIPHER_CTX_new() else { return nil }
+        guard key.count == 32, let nonce = randomBytes(nonceBytes), let context = EVP_CIPHER_CTX_new() else {
+            return nil
+        }
         defer { EVP_CIPHER_CTX_free(context) }
         var out = [UInt8](repeating: 0, count: plaintext.count + 16)
         var written: Int32 = 0

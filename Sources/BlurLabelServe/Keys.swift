@@ -29,7 +29,9 @@ struct Keys: Sendable {
         }
         for (index, key) in Self.list(environment("BLURLABEL_ENC_KEY")).enumerated() {
             guard let k = Self.hex(key), k.count == 32 else {
-                throw Failure(description: "BLURLABEL_ENC_KEY's key \(index + 1) is not 64 hexadecimal digits (32 bytes)")
+                throw Failure(
+                    description: "BLURLABEL_ENC_KEY's key \(index + 1) is not 64 hexadecimal digits (32 bytes)"
+                )
             }
             encryption.append(k)
         }
@@ -44,7 +46,8 @@ struct Keys: Sendable {
     func verifies(_ signature: Substring, path: String) -> Bool {
         guard let given = Base64URL.decode(signature), given.count == 32 else { return false }
         var matched = false
-        for pair in signing where Crypto.constantTimeEqual(Crypto.hmacSHA256(key: pair.key, pair.salt, Array(path.utf8)), given) {
+        for pair in signing
+        where Crypto.constantTimeEqual(Crypto.hmacSHA256(key: pair.key, pair.salt, Array(path.utf8)), given) {
             matched = true
         }
         return matched

@@ -28,14 +28,18 @@ struct LabelPath {
             guard let colon = segment.firstIndex(of: ":") else {
                 throw Failure("an option segment must be name:value")
             }
-            guard let name = Self.percentDecoded(segment[..<colon]), let value = Self.percentDecoded(segment[segment.index(after: colon)...]) else {
+            guard let name = Self.percentDecoded(segment[..<colon]),
+                let value = Self.percentDecoded(segment[segment.index(after: colon)...])
+            else {
                 throw Failure("an option is not valid percent-encoded UTF-8")
             }
             pairs.append((name, value))
         }
         // Secure mode without a seed: a seed from the options alone, so the picture is the same
         // on every instance and for every text of the format's shape (never the system's random).
-        if pairs.contains(where: { $0.name == "secure" && $0.value == "true" }), !pairs.contains(where: { $0.name == "seed" }) {
+        if pairs.contains(where: { $0.name == "secure" && $0.value == "true" }),
+            !pairs.contains(where: { $0.name == "seed" })
+        {
             let described = pairs.map { "\($0.name):\($0.value)" }.joined(separator: "/")
             pairs.append(("seed", String(fnv1a(described) & ((1 << 53) - 1))))
         }

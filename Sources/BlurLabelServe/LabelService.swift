@@ -16,7 +16,8 @@ final class LabelService: Sendable {
     /// Set once the server is up: read for `/metrics`' in-flight gauge.
     let inFlight: @Sendable () -> Int
 
-    init(keys: Keys, unsigned: Bool, cacheBytes: Int, workers: BoundedWorkers, inFlight: @escaping @Sendable () -> Int) {
+    init(keys: Keys, unsigned: Bool, cacheBytes: Int, workers: BoundedWorkers, inFlight: @escaping @Sendable () -> Int)
+    {
         self.keys = keys
         self.unsigned = unsigned
         self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
@@ -73,7 +74,9 @@ final class LabelService: Sendable {
                 let png = try URLLabelOptions.png(label.options, text: label.text)
                 metrics.rendered()
                 cache?.insert(rest, PNGCache.Entry(png: png, etag: etag))
-                responder.respond(HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: png))
+                responder.respond(
+                    HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: png)
+                )
             } catch {
                 responder.respond(.text(400, "\(error)"))
             }

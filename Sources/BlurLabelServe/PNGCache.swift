@@ -21,7 +21,9 @@ final class PNGCache: Sendable {
 
     init(limitBytes: Int) { self.limitBytes = limitBytes }
 
-    static func cost(key: String, png: [UInt8], etag: String) -> Int { png.count + key.utf8.count + etag.utf8.count + 128 }
+    static func cost(key: String, png: [UInt8], etag: String) -> Int {
+        png.count + key.utf8.count + etag.utf8.count + 128
+    }
 
     func entry(_ key: String) -> Entry? { state.withLock { $0.entries[key] } }
 

@@ -15,7 +15,10 @@ public enum ServeMain {
         case "serve": return serve(Array(arguments.dropFirst()), environment: environment)
         case "sign": return sign(Array(arguments.dropFirst()), environment: environment)
         default:
-            say("blurlabel-serve: the command must be serve or sign (run by 'blurlabel serve' or 'blurlabel sign')\n", to: STDERR_FILENO)
+            say(
+                "blurlabel-serve: the command must be serve or sign (run by 'blurlabel serve' or 'blurlabel sign')\n",
+                to: STDERR_FILENO
+            )
             return 2
         }
     }
@@ -24,7 +27,9 @@ public enum ServeMain {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 { break }
             offset += written
         }
@@ -59,7 +64,9 @@ public enum ServeMain {
                 signature = "unsafe"
             } else {
                 guard let pair = keys.signing.first else {
-                    throw Keys.Failure(description: "no BLURLABEL_KEY and BLURLABEL_SALT in the environment (or give --unsigned)")
+                    throw Keys.Failure(
+                        description: "no BLURLABEL_KEY and BLURLABEL_SALT in the environment (or give --unsigned)"
+                    )
                 }
                 signature = Keys.signature(of: rest, key: pair.key, salt: pair.salt)
             }
@@ -142,7 +149,10 @@ public enum ServeMain {
         say("blurlabel serve: stopping (signal \(received)): finishing requests in flight\n", to: STDERR_FILENO)
         let finished = started.shutdown(drainSeconds: Double(settings.drainSeconds))
         workers.drain(seconds: 1)
-        say("blurlabel serve: stopped\(finished ? "" : " (some requests were cut off at --drain)")\n", to: STDERR_FILENO)
+        say(
+            "blurlabel serve: stopped\(finished ? "" : " (some requests were cut off at --drain)")\n",
+            to: STDERR_FILENO
+        )
         return 0
     }
 }

@@ -108,7 +108,8 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
 
-    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler, observer: HTTPServer.Observer?) {
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler, observer: HTTPServer.Observer?)
+    {
         self.configuration = configuration
         self.handler = handler
         self.observer = observer

@@ -27,15 +27,50 @@ package struct ServeSettings: Sendable {
         summary: "serve labels over HTTP from signed URLs (docs/serve.md)",
         positionals: [],
         options: [
-            OptionSpec(name: "--listen", value: "ADDR:PORT", help: "IPv4 address and port (BLURLABEL_LISTEN; default 127.0.0.1:8080)"),
-            OptionSpec(name: "--workers", value: "N", help: "rendering threads (BLURLABEL_WORKERS; default: the usable cores)"),
-            OptionSpec(name: "--queue", value: "N", help: "renders waiting beyond the workers; more get 503 (BLURLABEL_QUEUE; default 64)"),
-            OptionSpec(name: "--io-threads", value: "N", help: "threads reading and writing connections (BLURLABEL_IO_THREADS; default up to 4)"),
-            OptionSpec(name: "--cache-mb", value: "N", help: "memory for finished PNGs, 0 for none (BLURLABEL_CACHE_MB; default 64)"),
-            OptionSpec(name: "--timeout", value: "S", help: "close a connection idle this many seconds (BLURLABEL_TIMEOUT; default 10)"),
-            OptionSpec(name: "--max-connections", value: "N", help: "open connections at most (BLURLABEL_MAX_CONNECTIONS; default 1024)"),
-            OptionSpec(name: "--drain", value: "S", help: "on SIGTERM, seconds to finish requests in flight (BLURLABEL_DRAIN; default 10)"),
-            OptionSpec(name: "--unsigned", help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"),
+            OptionSpec(
+                name: "--listen",
+                value: "ADDR:PORT",
+                help: "IPv4 address and port (BLURLABEL_LISTEN; default 127.0.0.1:8080)"
+            ),
+            OptionSpec(
+                name: "--workers",
+                value: "N",
+                help: "rendering threads (BLURLABEL_WORKERS; default: the usable cores)"
+            ),
+            OptionSpec(
+                name: "--queue",
+                value: "N",
+                help: "renders waiting beyond the workers; more get 503 (BLURLABEL_QUEUE; default 64)"
+            ),
+            OptionSpec(
+                name: "--io-threads",
+                value: "N",
+                help: "threads reading and writing connections (BLURLABEL_IO_THREADS; default up to 4)"
+            ),
+            OptionSpec(
+                name: "--cache-mb",
+                value: "N",
+                help: "memory for finished PNGs, 0 for none (BLURLABEL_CACHE_MB; default 64)"
+            ),
+            OptionSpec(
+                name: "--timeout",
+                value: "S",
+                help: "close a connection idle this many seconds (BLURLABEL_TIMEOUT; default 10)"
+            ),
+            OptionSpec(
+                name: "--max-connections",
+                value: "N",
+                help: "open connections at most (BLURLABEL_MAX_CONNECTIONS; default 1024)"
+            ),
+            OptionSpec(
+                name: "--drain",
+                value: "S",
+                help: "on SIGTERM, seconds to finish requests in flight (BLURLABEL_DRAIN; default 10)"
+            ),
+            OptionSpec(
+                name: "--unsigned",
+                help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"
+            ),
             OptionSpec(name: "--no-access-log", help: "no JSON line per request on stderr (BLURLABEL_ACCESS_LOG=0)"),
         ],
         details: """
@@ -49,7 +84,9 @@ package struct ServeSettings: Sendable {
     /// Reads the options, then `environment` for what they leave out.
     package static func parse(_ arguments: [String], environment: (String) -> String?) throws -> Parsed {
         let parsed: ParsedArguments
-        do { parsed = try spec.parse(arguments) } catch let error as UsageError { throw URLLabelOptions.Failure(error.message) }
+        do { parsed = try spec.parse(arguments) } catch let error as UsageError {
+            throw URLLabelOptions.Failure(error.message)
+        }
         if parsed.wantsHelp { return .help(spec.help) }
         func value(_ option: String, _ variable: String) -> (text: String, name: String)? {
             if let given = parsed.value(option) { return (given, option) }
@@ -58,7 +95,8 @@ package struct ServeSettings: Sendable {
         var settings = ServeSettings()
         do {
             if let (listen, name) = value("--listen", "BLURLABEL_LISTEN") {
-                guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+                guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...])
+                else {
                     throw UsageError(message: "\(name) needs ADDR:PORT (an IPv4 address and a port), got '\(listen)'")
                 }
                 settings.host = String(listen[..<colon])
@@ -71,9 +109,11 @@ package struct ServeSettings: Sendable {
             settings.workers = try integer("--workers", "BLURLABEL_WORKERS", 1...256) ?? settings.workers
             settings.queue = try integer("--queue", "BLURLABEL_QUEUE", 1...100_000) ?? settings.queue
             settings.ioThreads = try integer("--io-threads", "BLURLABEL_IO_THREADS", 1...64) ?? settings.ioThreads
-            settings.cacheMegabytes = try integer("--cache-mb", "BLURLABEL_CACHE_MB", 0...65536) ?? settings.cacheMegabytes
+            settings.cacheMegabytes =
+                try integer("--cache-mb", "BLURLABEL_CACHE_MB", 0...65536) ?? settings.cacheMegabytes
             settings.timeoutSeconds = try integer("--timeout", "BLURLABEL_TIMEOUT", 1...3600) ?? settings.timeoutSeconds
-            settings.connections = try integer("--max-connections", "BLURLABEL_MAX_CONNECTIONS", 1...100_000) ?? settings.connections
+            settings.connections =
+                try integer("--max-connections", "BLURLABEL_MAX_CONNECTIONS", 1...100_000) ?? settings.connections
             settings.drainSeconds = try integer("--drain", "BLURLABEL_DRAIN", 0...3600) ?? settings.drainSeconds
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
