@@ -79,7 +79,7 @@ def manifest(path, count, seed=1):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--blurlabel", default=os.path.join(ROOT, ".build", "release", "blurlabel"))
+    parser.add_argument("--blurlabel", default=os.path.join(ROOT, ".build", "ship", "bin", "blurlabel"))
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--streaming-count", type=int, default=100000)
     parser.add_argument("--jobs", help="comma-separated job counts: measure scaling only (e.g. 1,2)")

@@ -183,7 +183,7 @@ def plot(path, results, sigmas, n, cores, emulated=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bench", default=os.path.join(HERE, "..", ".build", "release", "blurlabel-bench"))
+    parser.add_argument("--bench", default=os.path.join(HERE, "..", ".build", "ship", "bin", "blurlabel-bench"))
     parser.add_argument("--size", type=int, default=2048)
     parser.add_argument("--sigmas", default="0.5,1,2.5,5,8,20,50,100")
     parser.add_argument("--repeats", type=int, default=5)
@@ -191,7 +191,11 @@ def main():
     parser.add_argument("--isa", default="auto", help="blurlabel CPU variants to run (BLURLABEL_ISA): auto,baseline,v2,avx,avx2,avx512")
     parser.add_argument("--emulate", choices=sorted(EMULATED), help="a CPU without AVX2 (or AVX): blurlabel's variant for it against OpenCV limited to it")
     parser.add_argument("--plot", help="write the ms-against-σ plot to this PNG")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest run (CI): 256x256, σ 1 and 8, one run, every core and one; a peer missing fails it")
     args = parser.parse_args()
+    if args.smoke:
+        args.size, args.sigmas, args.repeats, args.threads = 256, "1,8", 1, "all,1"
     sigmas = [float(s) for s in args.sigmas.split(",")]
     thread_counts = [None if t == "all" else int(t) for t in args.threads.split(",")]
     isas = args.isa.split(",")
@@ -202,6 +206,8 @@ def main():
         print(f"emulating a CPU {args.emulate}: "
               f"OpenCV with OPENCV_CPU_DISABLE={os.environ['OPENCV_CPU_DISABLE']}, blurlabel's {','.join(isas)} variant")
     libraries = peers(only_opencv=bool(args.emulate))
+    if args.smoke and len(libraries) < (1 if args.emulate else 3):
+        sys.exit("blur_benchmark: --smoke runs side by side with every peer, and some are missing (Benchmarks/peers-venv)")
     n = args.size
     cores = os.cpu_count()
     results = {}  # (name, threads) -> {(kind, sigma): seconds}

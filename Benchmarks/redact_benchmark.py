@@ -44,7 +44,7 @@ def best(fn, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--blurlabel", default=os.path.join(ROOT, ".build", "release", "blurlabel"))
+    parser.add_argument("--blurlabel", default=os.path.join(ROOT, ".build", "ship", "bin", "blurlabel"))
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,7 +19,7 @@ def main():
     parser.add_argument("--out", required=True, help="folder for the PNGs")
     parser.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
     parser.add_argument("--partitions", type=int, default=None, help="minimum number of partitions")
-    parser.add_argument("--blurlabel", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "release", "blurlabel"),
+    parser.add_argument("--blurlabel", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "ship", "bin", "blurlabel"),
                         help="path of the blurlabel binary on every executor")
     parser.add_argument("--jobs", type=int, default=1, help="threads per blurlabel process (default 1: Spark runs one per core)")
     args = parser.parse_args()
