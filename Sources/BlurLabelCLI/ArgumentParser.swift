@@ -21,6 +21,9 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     var details: String = ""
 
+    /// `--help`, which every command takes.
+    static let helpOption = OptionSpec(name: "--help", short: "-h", help: "show this help")
+
     var usage: String {
         let positional = positionals.enumerated().map { i, p in
             i >= positionals.count - optionalPositionals ? "[\(p)]" : p
@@ -32,7 +35,7 @@ struct CommandSpec: Sendable {
         var lines = ["usage: \(usage)", "", summary]
         if !details.isEmpty { lines += ["", details] }
         lines += ["", "options:"]
-        let all = options + [OptionSpec(name: "--help", short: "-h", help: "show this help")]
+        let all = options + [Self.helpOption]
         for option in all {
             var left = option.short.map { "\($0), \(option.name)" } ?? "    \(option.name)"
             if let value = option.value { left += " \(value)" }

@@ -80,6 +80,19 @@ public enum CommandLineTool {
         case "--version", "-V":
             output.standardOutput("blurlabel \(version)\n")
             return 0
+        case "--man":
+            output.standardOutput(ManPage.render(commands: commands.map { $0.load().spec }, version: version))
+            return 0
+        case "--completions":
+            let shell = arguments.count == 2 ? arguments[1] : ""
+            let specs = commands.map { $0.load().spec }
+            guard let script = ShellCompletions.script(for: shell, commands: specs) else {
+                let shells = ShellCompletions.shells.joined(separator: ", ")
+                output.standardError("blurlabel: --completions needs one shell: \(shells)\n")
+                return 2
+            }
+            output.standardOutput(script)
+            return 0
         default:
             break
         }
@@ -131,6 +144,7 @@ public enum CommandLineTool {
             "",
             "'blurlabel COMMAND --help' describes a command. '-' as an input reads standard input;",
             "'-o -' writes to standard output. Exit status: 0 success, 1 a difference (diff), 2 bad input.",
+            "'blurlabel --man' prints the manual page; 'blurlabel --completions bash|zsh|fish' a completion script.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -19,8 +19,8 @@ enum RenderCommand {
         details: """
             TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
             is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
-            A plain blur can be undone for text in a known font (render every candidate, compare): see the
-            README, "Is a blur private?". --secure blurs a decoy of the declared --format instead, so the
+            A plain blur can be undone for text in a known font (render every candidate, compare): see
+            docs/privacy.md. --secure blurs a decoy of the declared --format instead, so the
             picture carries no information about TEXT (at any --radius, 0 included: then the decoy is shown
             sharp), and warnings never quote TEXT.
             Characters the chosen and embedded fonts lack are drawn from the system's fonts (fontconfig:

@@ -10,7 +10,7 @@ extern const bl_kernels bl_kernels_v2, bl_kernels_avx, bl_kernels_avx2, bl_kerne
 #if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
 /* glibc (2.33 and later) answers from the CPU survey its loader made before main: no CPUID here.
    CPUID traps to the hypervisor on a virtual machine, and libgcc's __builtin_cpu_init, which this
-   replaced, ran ten of them in a constructor at every start (issue 13). ACTIVE means the
+   replaced, ran ten of them in a constructor at every start (Benchmarks/README.md, "One label per process"). ACTIVE means the
    CPU has the feature and the OS saves its registers (AVX, AVX-512 state); GLIBC_TUNABLES
    (glibc.cpu.hwcaps=-AVX2...) can switch one off, and this follows. */
 #include <sys/platform/x86.h>

@@ -9,7 +9,7 @@ extension GoldenOptions {
     static let exact = GoldenOptions(comparison: ImageComparison(threshold: 0, detectAntialiasing: false))
 }
 
-/// The project's own golden images, in Golden/ (see README: record with BLURLABEL_RECORD).
+/// The project's own golden images, in Golden/ (docs/golden-images.md: record with BLURLABEL_RECORD).
 @Suite("Golden images")
 struct GoldenTests {
     static func label(

@@ -101,12 +101,12 @@ struct LabelPipelineTests {
         #expect(throws: TextError.badValue("letter spacing", Limits.maximumLetterSpacing + 1)) { try text.validate() }
     }
 
-    @Test func theReadmeQuotesTheLimitsTable() throws {
+    @Test func theCommandLineDocsQuoteTheLimitsTable() throws {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) {
             folder.deleteLastPathComponent()
         }
-        let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: folder.appendingPathComponent("docs/command-line.md"), encoding: .utf8)
         for row in [
             "| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
             "| font size (`--size`) | \(Limits.minimumFontSize) to \(Int(Limits.maximumFontSize)) px |",
@@ -125,7 +125,7 @@ struct LabelPipelineTests {
             "| font file (`--font`) | \(Limits.maximumFontFileBytes >> 20) MiB, checked before it is read |",
             "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |",
         ] {
-            #expect(readme.contains(row), "README lacks: \(row)")
+            #expect(readme.contains(row), "docs/command-line.md lacks: \(row)")
         }
     }
 

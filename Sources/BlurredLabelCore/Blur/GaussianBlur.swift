@@ -23,7 +23,7 @@ public struct GaussianBlur: Sendable {
     var kernelTable: bl_kernels?
 
     /// The largest sigma accepted: `Limits.maximumRadius`, the one sigma limit of the library,
-    /// the command line and the README (stated here, where the blur is, and named by the table).
+    /// the command line and docs/command-line.md (stated here, where the blur is, and named by the table).
     public static let maximumSigma = 1000.0
 
     public init(sigma: Double, edges: BlurEdges = .clamp) throws {

@@ -6,7 +6,7 @@ import Glibc
 /// threads the package keeps for the life of the process, and returns when every call has
 /// returned: what `DispatchQueue.concurrentPerform` does, without libdispatch. Linking
 /// libdispatch (and Swift Concurrency, which needs it on Linux) into the command-line tool cost
-/// every process start about 35 page faults and 0.1 M instructions (README, "One label per
+/// every process start about 35 page faults and 0.1 M instructions (Benchmarks/README.md, "One label per
 /// process"); the blur, PNG, comparison and batch code need only this.
 ///
 /// Calls may nest (a worker's `body` may call this again) and may come from several threads at

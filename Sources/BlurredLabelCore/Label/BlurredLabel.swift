@@ -7,7 +7,7 @@
 ///
 /// In secure mode (`style.secure`) the blurred picture is made from a decoy of the declared
 /// format, set with tabular figures, so it carries no information about the text; the text itself
-/// is still what `unblur()` shows. Plain blur is cosmetic: see the README, "Is a blur private?".
+/// is still what `unblur()` shows. Plain blur is cosmetic: see docs/privacy.md.
 ///
 /// Not thread-safe: use one label from one thread (make one label per thread for batches).
 public final class BlurredLabel {

@@ -1,5 +1,5 @@
 /// The one table of limits: what the library checks, what the command line's messages quote and
-/// what the README lists. Each bound is stated once here (or named here when another type owns it).
+/// what docs/command-line.md lists. Each bound is stated once here (or named here when another type owns it).
 public enum Limits {
     /// The blur's sigma for labels, blur levels, animations, image blurs and redactions, in pixels
     /// (`GaussianBlur` checks it).

@@ -5,7 +5,7 @@ import Glibc
 /// Large buffers on 2 MB pages (Linux transparent huge pages, `madvise(MADV_HUGEPAGE)`, as numpy
 /// does for its large arrays). A fresh 64 MB picture is otherwise 16,384 page faults of 4 KB, each
 /// a trap into the kernel: a 4096² RGBA blur spent about as long faulting its output in as blurring
-/// (σ 1, one thread: 65–91 ms with 4 KB pages, 33–40 ms with 2 MB ones; README, "Blur"). Only
+/// (σ 1, one thread: 65–91 ms with 4 KB pages, 33–40 ms with 2 MB ones; Benchmarks/README.md, "Blur"). Only
 /// buffers of `threshold` bytes or more, and only their 2 MB-aligned part, are advised, so a
 /// label-sized picture never maps (and faults in) megabytes it does not use. Where the kernel has
 /// huge pages off, nothing changes; the bytes never do.

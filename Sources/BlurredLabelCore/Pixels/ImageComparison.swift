@@ -21,7 +21,7 @@ public struct ImageComparison: Sendable {
     /// Worker threads for one comparison (the result is the same for any count).
     public var threads: Int
 
-    /// The default metric: OKLab, pixelmatch's current one (see the README for why).
+    /// The default metric: OKLab, pixelmatch's current one (docs/golden-images.md says why).
     public static let defaultMetric = ComparisonMetric.oklab
 
     public init(

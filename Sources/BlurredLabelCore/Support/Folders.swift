@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// The few folder operations the package needs, on plain paths, straight over the C library
-/// (the shipped binary links no Foundation: README, "One label per process").
+/// (the shipped binary links no Foundation: Benchmarks/README.md, "One label per process").
 package enum Folders {
     /// Makes the folder at `path` and any missing parents, as `mkdir -p` does; nothing happens
     /// when it exists. A file (or a link to one) in the way is an error naming that component.
