@@ -51,7 +51,10 @@ let package = Package(
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),
         .target(name: "GoldenImage", dependencies: ["BlurredLabelCore"]),
-        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelCore"]),
+        // renameat2(RENAME_NOREPLACE) (a GNU extension Swift's Glibc does not declare): batch
+        // publishes an output only where no other process already has.
+        .target(name: "CRenameNoReplace"),
+        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelCore", "CRenameNoReplace"]),
         // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),

@@ -3,14 +3,79 @@
 
 Every partition of the manifest is piped through `blurlabel batch - --out DIR`, which reads
 JSON lines on standard input and answers one JSON result per line on standard output (its
-"line" numbers count within the partition). Outputs named twice are refused before anything is
-rendered. Local mode by default; any cluster with --master (every executor needs the blurlabel
-binary at the same path and DIR on a shared file system).
+"line" numbers count within the partition). All partitions write into DIR at once; each output
+is whole and published only where nothing has its name (see docs/batch-concurrency.md).
+Outputs named twice are refused before anything is rendered. Local mode by default; any cluster
+with --master (every executor needs the blurlabel binary at the same path and DIR on a shared
+file system; where Spark retries failed tasks, pass --resume so a retry skips what is done).
+
+Nothing is lost quietly: the results of every partition are counted against its input lines,
+and Spark checks each child's exit status (checkCode=True). A partition whose child died, or
+answered fewer lines than it was given, fails the run (exit 1) with the missing count named.
+Lines that blurlabel refused are listed and make the exit status 2.
 
     python3 scripts/spark_batch.py manifest.jsonl --out labels/ [--master local[*]] [--partitions N]
 """
 import argparse, json, os, shlex, sys
 from operator import add
+
+# blurlabel's exit status 2 means "some lines failed" (or "could not start"), and then every line
+# has its result, counted below; any other non-zero status (killed, crashed) is Spark's to see.
+STATUS_FILTER = '"$0" "$@"; s=$?; if [ "$s" -eq 2 ]; then s=0; fi; exit "$s"'
+
+
+def tally_partition(index, results):
+    """Counts one partition's results; catches the child's failure (checkCode) so it is reported
+    with the counts instead of as a bare task failure."""
+    count = ok = skipped = failed = broken = 0
+    in_order = True
+    failures = []
+    error = None
+    try:
+        for text in results:
+            try:
+                result = json.loads(text)
+                line = result["line"]
+            except (ValueError, TypeError, KeyError):
+                broken += 1
+                continue
+            count += 1
+            if line != count:
+                in_order = False
+            if result.get("ok", False):
+                ok += 1
+                skipped += 1 if result.get("skipped") else 0
+            else:
+                failed += 1
+                if len(failures) < 20:
+                    failures.append((line, result.get("output", "?"), result.get("error")))
+    except Exception as e:  # the child's exit status (checkCode) or a broken pipe
+        error = " ".join(str(e).split())[:300]
+    yield {"partition": index, "results": count, "ok": ok, "skipped": skipped, "failed": failed,
+           "broken": broken, "in_order": in_order, "failures": failures, "error": error}
+
+
+def count_partition(index, lines):
+    yield (index, sum(1 for _ in lines))
+
+
+def check(expected, tallies):
+    """The problems that make the run fail: partitions with lines and no result."""
+    problems = []
+    for index in sorted(expected):
+        tally = tallies.get(index)
+        lines = expected[index]
+        got = tally["results"] if tally else 0
+        why = f" ({tally['error']})" if tally and tally["error"] else ""
+        if got != lines:
+            problems.append(f"partition {index}: {lines} lines, {got} results: {lines - got} line(s) lost{why}")
+        elif why:
+            problems.append(f"partition {index}: the child failed{why}")
+        if tally and not tally["in_order"]:
+            problems.append(f"partition {index}: results out of order")
+        if tally and tally["broken"]:
+            problems.append(f"partition {index}: {tally['broken']} result line(s) are not JSON")
+    return problems
 
 
 def main():
@@ -22,13 +87,16 @@ def main():
     parser.add_argument("--blurlabel", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "ship", "bin", "blurlabel"),
                         help="path of the blurlabel binary on every executor")
     parser.add_argument("--jobs", type=int, default=1, help="threads per blurlabel process (default 1: Spark runs one per core)")
+    existing = parser.add_mutually_exclusive_group()
+    existing.add_argument("--resume", action="store_true", help="skip outputs that already exist")
+    existing.add_argument("--force", action="store_true", help="render outputs that already exist again")
     args = parser.parse_args()
 
     from pyspark.sql import SparkSession
     spark = SparkSession.builder.master(args.master).appName("blurlabel-batch").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     try:
-        lines = spark.sparkContext.textFile(args.manifest, minPartitions=args.partitions).filter(lambda l: l.strip())
+        lines = spark.sparkContext.textFile(args.manifest, minPartitions=args.partitions).filter(lambda l: l.strip()).cache()
 
         def output_of(line):
             try:
@@ -44,15 +112,30 @@ def main():
             print("spark_batch: duplicate outputs; nothing rendered", file=sys.stderr)
             return 2
 
+        expected = dict(lines.mapPartitionsWithIndex(count_partition).collect())
         os.makedirs(args.out, exist_ok=True)
         command = [os.path.abspath(args.blurlabel), "batch", "-", "--out", os.path.abspath(args.out), "--jobs", str(args.jobs)]
-        results = lines.pipe(" ".join(shlex.quote(c) for c in command)).map(json.loads).cache()
-        counts = dict(results.map(lambda r: (r.get("ok", False), 1)).reduceByKey(add).collect())
-        failures = results.filter(lambda r: not r.get("ok", False)).take(20)
-        for failure in failures:
-            print(f"spark_batch: {failure.get('output', '?')}: {failure.get('error')}", file=sys.stderr)
-        print(f"spark_batch: rendered {counts.get(True, 0)}, failed {counts.get(False, 0)} with {results.getNumPartitions()} partitions on {args.master}")
-        return 0 if counts.get(False, 0) == 0 else 2
+        command += ["--resume"] if args.resume else ["--force"] if args.force else []
+        piped = lines.pipe(" ".join(shlex.quote(c) for c in ["sh", "-c", STATUS_FILTER] + command), checkCode=True)
+        tallies = {t["partition"]: t for t in piped.mapPartitionsWithIndex(tally_partition).collect()}
+
+        for tally in tallies.values():
+            for line, output, error in tally["failures"]:
+                print(f"spark_batch: partition {tally['partition']} line {line}: {output}: {error}", file=sys.stderr)
+        total = sum(expected.values())
+        ok = sum(t["ok"] for t in tallies.values())
+        skipped = sum(t["skipped"] for t in tallies.values())
+        failed = sum(t["failed"] for t in tallies.values())
+        print(f"spark_batch: rendered {ok - skipped}, skipped {skipped}, failed {failed} of {total} lines "
+              f"with {len(expected)} partitions on {args.master}")
+        problems = check(expected, tallies)
+        if problems:
+            for problem in problems:
+                print(f"spark_batch: {problem}", file=sys.stderr)
+            lost = total - sum(t["results"] for t in tallies.values())
+            print(f"spark_batch: FAILED: {lost} of {total} lines have no result", file=sys.stderr)
+            return 1
+        return 0 if failed == 0 else 2
     finally:
         spark.stop()
 

@@ -16,6 +16,10 @@ public enum CommandLineTool {
     struct Command: Sendable {
         let spec: CommandSpec
         let run: @Sendable (ParsedArguments, Output) throws -> Int32
+        /// Called when the command could not start (its arguments refused, or `run` threw), after
+        /// the error line: the raw arguments and the message. `batch -` answers every input line
+        /// with a failure there, so a pipe's caller can count what was lost.
+        var failedToStart: (@Sendable (_ arguments: [String], _ message: String, _ output: Output) -> Void)? = nil
     }
 
     /// A subcommand as `blurlabel --help` lists it. Its option table and code are made only when
@@ -122,6 +126,7 @@ public enum CommandLineTool {
                 )
             }
             output.standardError("blurlabel \(first): \(message)\n")
+            command.failedToStart?(Array(arguments.dropFirst()), message, output)
             return 2
         }
     }

@@ -263,19 +263,6 @@ struct BatchSafetyTests {
         #expect(files(in: folder + "/s") == ["s/t/c.png"])
     }
 
-    @Test func aSecondBatchOnTheSameFolderIsRefused() throws {
-        let folder = try temporaryFolder()
-        let held = try #require(try OutputFolder(path: folder + "/out", create: true))
-        try held.lock()  // as a running batch holds it
-        let manifest = try writeManifest(BatchTests.good, in: folder)
-        let result = run(["batch", manifest, "--out", folder + "/out"])
-        #expect(result.status == 2 && result.err.contains("another batch is writing into"), "\(result.err)")
-        #expect(files(in: folder + "/out").isEmpty)
-        let streamed = run(["batch", manifest, "--out", folder + "/out"])
-        #expect(streamed.status == 2)
-        withExtendedLifetime(held) {}
-    }
-
     @Test func aLineOverTheLimitIsReportedAndSkipped() throws {
         let folder = try temporaryFolder()
         let long =

@@ -40,12 +40,60 @@ enum BatchCommand {
             rendering starts; lines from standard input are not read ahead, so there a later line finds
             an earlier one's output as an existing file (refused, or replaced with --force).
             With '-' as the manifest, lines come from standard input and one JSON result per line goes to
-            standard output, in input order: {"line":1,"output":"a.png","ok":true} (Spark's RDD.pipe).
+            standard output, in input order: {"line":1,"output":"a.png","ok":true} (Spark's RDD.pipe);
+            a run that cannot start answers every line with "ok":false and exits 2.
+            Any number of batches may write into one DIR at once (shards, Spark partitions): an output
+            is published only where nothing has its name yet, so one another run wrote meanwhile is
+            kept (the same bytes: the line is done; else the line fails); --force replaces it.
             """
     )
 
-    static let command = CommandLineTool.Command(spec: spec) { arguments, output in
-        try catchingStopSignals { try run(arguments, output, stop: BatchStop()) }
+    static let command = CommandLineTool.Command(
+        spec: spec,
+        run: { arguments, output in try catchingStopSignals { try run(arguments, output, stop: BatchStop()) } },
+        failedToStart: { arguments, message, output in
+            guard readsStandardInput(arguments), isatty(STDIN_FILENO) == 0 else { return }
+            answerEveryLine(of: ManifestReader(descriptor: STDIN_FILENO), failing: message, output)
+        }
+    )
+
+    /// True when `arguments` (a batch command line, without the command's name) name '-' as the
+    /// manifest; read loosely, since they may have been refused.
+    static func readsStandardInput(_ arguments: [String]) -> Bool {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" { return arguments[index...].first == "-" }
+            if argument == "-" { return true }
+            if spec.options.contains(where: { ($0.name == argument || $0.short == argument) && $0.value != nil }) {
+                index += 1  // the option's value
+            } else if !argument.hasPrefix("-") {
+                return false  // the manifest is a file
+            }
+        }
+        return false
+    }
+
+    /// `batch -` that could not start: one failed JSON result for every line of `reader`, in
+    /// order, so the caller can count them (the contract holds whatever happens).
+    static func answerEveryLine(of reader: ManifestReader, failing message: String, _ output: CommandLineTool.Output) {
+        let error = BatchRunner.json("batch did not start: " + message)
+        var text = ""
+        while let line = reader.nextLine(), let number = line.number {
+            text += "{\"line\":\(number)"
+            if case let .line(_, bytes) = line,
+                let name = ManifestLine.quickOutput(bytes) ?? (try? ManifestLine(bytes: bytes))?.output
+            {
+                text += ",\"output\":" + BatchRunner.json(name)
+            }
+            text += ",\"ok\":false,\"error\":" + error + "}\n"
+            if text.utf8.count >= 1 << 16 {
+                output.standardOutput(text)
+                text = ""
+            }
+        }
+        if !text.isEmpty { output.standardOutput(text) }
     }
 
     static func run(_ arguments: ParsedArguments, _ output: CommandLineTool.Output, stop: BatchStop) throws -> Int32 {
@@ -67,9 +115,8 @@ enum BatchCommand {
         let reader = try ManifestReader(path: manifest)
         // Only a regular file can be read twice (scanned, then rendered); a pipe or device is read once.
         let scanned = !streaming && reader.isRegularFile
-        // An existing folder is locked before anything is looked at; a new one once it is made.
+        // No lock: other batches may write into the folder at once (see `BatchRunner.Existing`).
         var folder = try OutputFolder(path: folderPath, create: false)
-        try folder?.lock()
         var total: Int? = nil
         if scanned {
             let scan = try ManifestScan(path: manifest, shard: shard, stop: stop) { folder?.exists($0) ?? false }
@@ -96,12 +143,10 @@ enum BatchCommand {
             total = scan.linesInShard
         }
         // The folder is made only once the run is known to go ahead.
-        if folder == nil {
-            folder = try OutputFolder(path: folderPath, create: true)
-            try folder?.lock()
-        }
-        // With a scanned manifest and the folder locked, no output exists unless the scan saw it.
-        let existing: BatchRunner.Existing = resume ? .skip : force ? .redo : scanned ? .redo : .refuse
+        if folder == nil { folder = try OutputFolder(path: folderPath, create: true) }
+        // With a scanned manifest, the scan has looked for every output; one that appears later
+        // was written by another process, and is kept when the file is published.
+        let existing: BatchRunner.Existing = resume ? .skip : force ? .redo : scanned ? .refuseScanned : .refuse
         let runner = BatchRunner(
             reader: reader,
             folder: folder!,

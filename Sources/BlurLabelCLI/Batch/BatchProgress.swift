@@ -51,6 +51,17 @@ final class BatchProgress {
         }
     }
 
+    /// Writes a line's message now (in one write), first clearing a live bar drawn on the
+    /// terminal so the message stands on its own line (the next update draws the bar again).
+    func say(_ message: String) {
+        if drewLive {
+            output.standardError("\r\u{1B}[K" + message)
+            drewLive = false
+        } else {
+            output.standardError(message)
+        }
+    }
+
     /// Ends the live line so the summary starts on its own.
     func finish() { if drewLive { output.standardError("\r\u{1B}[K") } }
 

@@ -6,11 +6,30 @@ import Glibc
 
 /// The workers: each takes a few lines at a time (what the reader already holds), renders and
 /// writes them with its own fonts' faces and glyph cache (see `GlyphWorkspace`), counts on its own,
-/// and hands its results over with the next request for lines: one lock round per batch of lines,
-/// never one per label. Standard-output results leave in input order. Counts are merged after the
-/// workers have joined.
+/// and hands its results over before it asks for more lines: one round of each of two locks per
+/// batch of lines, never one per label. The reader has its own lock (a worker may wait in it for
+/// a pipe's next line); what is reported has another, never held while reading, so a line's
+/// message goes to standard error as soon as the line is done. Standard-output results leave in
+/// input order. Counts are merged after the workers have joined.
 final class BatchRunner: Sendable {
-    enum Existing { case skip, redo, refuse }
+    /// What is done with an output that already exists. Another process may write into the same
+    /// folder at any time (a shard, a Spark partition, the same manifest run twice), so an output
+    /// is only ever published where nothing has its name (`OutputFolder.Publish.keeping`), except
+    /// with `--force`.
+    enum Existing {
+        /// `--resume`: looked for before rendering; if it exists, or appears while the line
+        /// renders, it is kept and the line skipped.
+        case skip
+        /// `--force`: rendered and replaced.
+        case redo
+        /// Neither: looked for before rendering; if it exists, the line fails. If it appears
+        /// while the line renders (another process wrote it), it is kept: holding the same bytes,
+        /// the line is done; otherwise the line fails.
+        case refuse
+        /// As `refuse`, without the look before rendering: the scan of the manifest file has
+        /// already refused the run if any of its outputs existed.
+        case refuseScanned
+    }
 
     /// Lines a worker takes at once (when they are already read).
     static let linesPerTake = 16
@@ -22,12 +41,13 @@ final class BatchRunner: Sendable {
     private let streaming: Bool
     private let output: CommandLineTool.Output
     private let stop: BatchStop
-    /// What the workers share: the reader, the progress display and the results waiting for
-    /// their turn on standard output.
-    private let shared: LockedValue<Shared>
+    /// The manifest, read by one worker at a time.
+    private let reading: LockedValue<ManifestReader>
+    /// What the workers report into: the progress display, standard error's messages and the
+    /// results waiting for their turn on standard output.
+    private let reporting: LockedValue<Reporting>
 
-    private struct Shared {
-        let reader: ManifestReader
+    private struct Reporting {
         let progress: BatchProgress
         var done = 0
         var pending: [Int: String] = [:]
@@ -58,7 +78,8 @@ final class BatchRunner: Sendable {
         self.output = output
         self.stop = stop
         reader.shouldStop = { stop.isRequested }
-        shared = LockedValue(Shared(reader: reader, progress: progress))
+        reading = LockedValue(reader)
+        reporting = LockedValue(Reporting(progress: progress))
     }
 
     func run() -> Int32 {
@@ -76,7 +97,7 @@ final class BatchRunner: Sendable {
                 $0.failed += $1.failed
             }
         }
-        shared.withLock { $0.progress.finish() }
+        reporting.withLock { $0.progress.finish() }
         let seconds = started.seconds
         let interrupted = stop.isRequested
         output.standardError(
@@ -99,12 +120,12 @@ final class BatchRunner: Sendable {
         var tally = Tally()
         var results: [(number: Int, outcome: Outcome)] = []
         while true {
-            let stopping = stop.isRequested
-            let lines = shared.withLock { shared -> [ManifestReader.Line] in
-                report(results, into: &shared)
-                return stopping ? [] : shared.reader.nextLines(upTo: Self.linesPerTake)
+            if !results.isEmpty {
+                reporting.withLock { report(results, into: &$0) }
+                results.removeAll(keepingCapacity: true)
             }
-            results.removeAll(keepingCapacity: true)
+            if stop.isRequested { return tally }
+            let lines = reading.withLock { $0.nextLines(upTo: Self.linesPerTake) }
             if lines.isEmpty { return tally }
             for line in lines {
                 let outcome: Outcome
@@ -123,27 +144,34 @@ final class BatchRunner: Sendable {
                 case .skipped: tally.skipped += 1
                 case .failed: tally.failed += 1
                 }
-                results.append((line.number ?? 0, outcome))
+                let number = line.number ?? 0
+                // A line's message leaves now, not with its batch: a run killed later keeps it.
+                if let message = message(number, outcome) { reporting.withLock { $0.progress.say(message) } }
+                results.append((number, outcome))
             }
         }
     }
 
-    /// Hands a worker's finished lines over: error lines (or ordered JSON results) and progress.
-    private func report(_ results: [(number: Int, outcome: Outcome)], into shared: inout Shared) {
-        guard !results.isEmpty else { return }
-        var errors = ""
-        for (number, outcome) in results {
-            if streaming && number > 0 {
-                deliver(number, outcome, into: &shared)
-            } else if case let .failed(_, reason) = outcome {
-                errors += number > 0 ? "blurlabel batch: line \(number): \(reason)\n" : "blurlabel batch: \(reason)\n"
-            } else if case let .rendered(_, warnings) = outcome {
-                for warning in warnings { errors += "blurlabel batch: line \(number): warning: \(warning)\n" }
-            }
+    /// The standard-error lines for one line's outcome, if it has any (with `-`, a numbered
+    /// line's outcome goes into its JSON result instead).
+    private func message(_ number: Int, _ outcome: Outcome) -> String? {
+        if streaming && number > 0 { return nil }
+        switch outcome {
+        case let .failed(_, reason):
+            return number > 0 ? "blurlabel batch: line \(number): \(reason)\n" : "blurlabel batch: \(reason)\n"
+        case let .rendered(_, warnings) where !warnings.isEmpty:
+            return warnings.map { "blurlabel batch: line \(number): warning: \($0)\n" }.joined()
+        default: return nil
         }
-        if !errors.isEmpty { output.standardError(errors) }
-        shared.done += results.count
-        shared.progress.update(done: shared.done)
+    }
+
+    /// Hands a worker's finished lines over: ordered JSON results (with `-`) and progress.
+    private func report(_ results: [(number: Int, outcome: Outcome)], into reporting: inout Reporting) {
+        if streaming {
+            for (number, outcome) in results where number > 0 { deliver(number, outcome, into: &reporting) }
+        }
+        reporting.done += results.count
+        reporting.progress.update(done: reporting.done)
     }
 
     enum Outcome {
@@ -161,13 +189,9 @@ final class BatchRunner: Sendable {
             let line = try ManifestLine(bytes: bytes)
             name = line.output
             if case .flag(true)? = line.options["secure"] { secretValues = [line.text] + line.options.textValues }
-            if existing != .redo && folder.exists(line.output) {
-                switch existing {
-                case .skip: return .skipped(line.output)
-                case .refuse:
-                    return .failed(line.output, "output '\(line.output)' already exists (use --resume or --force)")
-                case .redo: break
-                }
+            if existing == .skip || existing == .refuse, folder.exists(line.output) {
+                if existing == .skip { return .skipped(line.output) }
+                return .failed(line.output, "output '\(line.output)' already exists (use --resume or --force)")
             }
             let style = try line.style()
             let level: Int
@@ -175,7 +199,22 @@ final class BatchRunner: Sendable {
                 throw LineError(error.message)
             }
             let picture = try LabelPipeline(style: style).picture(of: line.text)
-            try folder.write(try PNGEncoder(compressionLevel: level).encode(picture.image), to: line.output)
+            let written = try folder.write(
+                try PNGEncoder(compressionLevel: level).encode(picture.image),
+                to: line.output,
+                publish: existing == .redo ? .replacing : .keeping
+            )
+            if case let .found(sameBytes) = written {
+                // Another process wrote this output while the line rendered; it is kept.
+                if existing == .skip { return .skipped(line.output) }
+                if !sameBytes {
+                    return .failed(
+                        line.output,
+                        "output '\(line.output)' was written by another process while this line rendered; "
+                            + "it was kept (use --force to replace it)"
+                    )
+                }
+            }
             var warnings = picture.fontWarnings
             if let missing = missingCharactersWarning(picture.missingCharacters, secure: style.secure != nil) {
                 warnings.append(missing.hasPrefix("warning: ") ? String(missing.dropFirst("warning: ".count)) : missing)
@@ -188,7 +227,7 @@ final class BatchRunner: Sendable {
     }
 
     /// One JSON result per input line, in input order, on standard output.
-    private func deliver(_ number: Int, _ outcome: Outcome, into shared: inout Shared) {
+    private func deliver(_ number: Int, _ outcome: Outcome, into shared: inout Reporting) {
         var object = "{\"line\":\(number)"
         switch outcome {
         case let .rendered(name, warnings):

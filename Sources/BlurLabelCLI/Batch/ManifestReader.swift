@@ -30,6 +30,8 @@ final class ManifestReader {
     private var buffer: [UInt8]
     private var start = 0, end = 0
     private var finished = false
+    /// A line over the limit was returned; its rest is still to be skipped.
+    private var skippingRest = false
     private var failure: String? = nil
     private(set) var lineNumber = 0
     /// Checked while a long line is skipped, so an endless one can be interrupted.
@@ -80,19 +82,21 @@ final class ManifestReader {
         return nil
     }
 
-    /// The next line, a line over the limit, a read error, or nil at the end.
+    /// The next line, a line over the limit, a read error, or nil at the end. A line over the
+    /// limit comes back as soon as the limit is passed (so it is reported at once, even when it
+    /// never ends, as `/dev/zero`'s); the rest of it is skipped by the next call.
     func nextLine() -> Line? {
         if let failure {
             self.failure = nil
             finished = true
             start = end
+            skippingRest = false
             return .failed(reason: failure)
         }
-        var skipping = false
+        if skippingRest && !skipRest() { return nil }
         while true {
             if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
                 defer { start = newline + 1 }
-                if skipping { return .tooLong(number: lineNumber) }
                 lineNumber += 1
                 if newline - start > limit { return .tooLong(number: lineNumber) }
                 var line = Array(buffer[start..<newline])
@@ -101,7 +105,6 @@ final class ManifestReader {
             }
             if finished {
                 guard start < end else {
-                    if skipping { return .tooLong(number: lineNumber) }
                     if let failure {
                         self.failure = nil
                         return .failed(reason: failure)
@@ -109,23 +112,18 @@ final class ManifestReader {
                     return nil
                 }
                 defer { start = end }
-                if skipping { return .tooLong(number: lineNumber) }
                 lineNumber += 1
                 if end - start > limit { return .tooLong(number: lineNumber) }
                 return .line(number: lineNumber, bytes: Array(buffer[start..<end]))
             }
-            // A line over the limit: drop what is buffered and keep reading to its end.
-            if !skipping && end - start > limit {
-                skipping = true
+            // A line over the limit: said at once; what is buffered is dropped and the rest of
+            // the line is skipped by the next call.
+            if end - start > limit {
                 lineNumber += 1
-            }
-            if skipping {
                 start = 0
                 end = 0
-                if shouldStop() {
-                    finished = true
-                    return .tooLong(number: lineNumber)
-                }
+                skippingRest = true
+                return .tooLong(number: lineNumber)
             }
             // Keep the partial line, grow only when a single line outgrows the buffer.
             if start > 0 {
@@ -136,14 +134,44 @@ final class ManifestReader {
             if end == buffer.count {
                 buffer += [UInt8](repeating: 0, count: min(buffer.count, limit + 1 - buffer.count + 1))
             }
+            fill()
+        }
+    }
+
+    /// Reads past the end of a line over the limit; false when the manifest ended, failed or
+    /// the run stopped first (`finished` is then set).
+    private func skipRest() -> Bool {
+        while true {
+            if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
+                start = newline + 1
+                skippingRest = false
+                return true
+            }
+            start = 0
+            end = 0
+            if finished || shouldStop() {
+                finished = true
+                skippingRest = false
+                return failure != nil
+            }
+            fill()
+        }
+    }
+
+    /// One read into the buffer after `end`; sets `finished` at the end or on an error.
+    private func fill() {
+        while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 {
                 failure = systemErrorText()
                 finished = true
-                continue
+            } else if n == 0 {
+                finished = true
+            } else {
+                end += n
             }
-            if n == 0 { finished = true } else { end += n }
+            return
         }
     }
 

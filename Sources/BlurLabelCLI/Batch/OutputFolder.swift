@@ -1,4 +1,5 @@
 import BlurredLabelCore
+import CRenameNoReplace
 
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,9 @@ import Glibc
 /// descriptor, walking each folder of the output's path with `openat(O_NOFOLLOW | O_DIRECTORY)`,
 /// so no symbolic link inside the folder can lead a write out of it; the file itself is written
 /// to a short hidden temporary name in its folder and renamed into place (`renameat` replaces a
-/// link there, never follows it). While the run holds the folder's lock (`flock` on the folder
-/// itself), a second batch on the same folder is refused.
+/// link there, never follows it). Any number of processes may write into one folder at once
+/// (shards, Spark partitions): each output is guarded on its own, by how it is published
+/// (`Publish`), never by a lock on the folder.
 final class OutputFolder: Sendable {
     let path: String
     private let fd: Int32
@@ -36,20 +38,6 @@ final class OutputFolder: Sendable {
 
     deinit { close(fd) }
 
-    /// Takes the folder's lock for this run, or says that another batch holds it.
-    func lock() throws {
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            if errno == EWOULDBLOCK {
-                throw UsageError(
-                    message:
-                        "another batch is writing into \(path) (it holds the folder's lock); wait for it to finish or give another --out"
-                )
-            }
-            throw UsageError(message: "cannot lock --out \(path): \(systemErrorText())")
-        }
-    }
-
     /// True when something (a file, a folder, a link) already has the output's name.
     func exists(_ output: String) -> Bool {
         let (folders, name) = Self.split(output)
@@ -59,16 +47,37 @@ final class OutputFolder: Sendable {
         return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0
     }
 
+    /// How a finished file takes its name.
+    enum Publish {
+        /// Whatever has the name is replaced (`--force`): a link or anything else there is
+        /// replaced, never followed, and a file replaced keeps its mode and owner.
+        case replacing
+        /// Only where nothing has the name: when something appeared there meanwhile (another
+        /// process wrote it), it is kept and the write says so (`Written.found`).
+        case keeping
+    }
+
+    /// What a write did.
+    enum Written: Equatable {
+        case written
+        /// Something had the output's name when the file was to take it (another process wrote
+        /// it meanwhile); it was kept. `sameBytes`: it is a regular file holding exactly the bytes
+        /// this write had.
+        case found(sameBytes: Bool)
+    }
+
     /// Writes `bytes` as `output` (a normalised relative path), making the folders on the way.
-    func write(_ bytes: [UInt8], to output: String) throws {
+    @discardableResult
+    func write(_ bytes: [UInt8], to output: String, publish: Publish = .replacing) throws -> Written {
         let (folders, name) = Self.split(output)
         let directory = try walk(folders, create: true)
         defer { if directory != fd { close(directory) } }
         // A file replaced keeps its mode and owner, as everywhere else (`FileIO`); a new one gets
-        // 0666 less the umask. A link or anything else there is replaced, never followed.
+        // 0666 less the umask.
         var existing = stat()
         let replacing =
-            fstatat(directory, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 && existing.st_mode & S_IFMT == S_IFREG
+            publish == .replacing && fstatat(directory, name, &existing, AT_SYMLINK_NOFOLLOW) == 0
+            && existing.st_mode & S_IFMT == S_IFREG
         var temporary = ""
         var file: Int32 = -1
         for _ in 0..<16 {
@@ -92,10 +101,72 @@ final class OutputFolder: Sendable {
             throw error
         }
         guard close(file) == 0 else { throw FileError.cannotWrite(path: output, reason: systemErrorText()) }
+        if publish == .keeping {
+            guard try Self.publishKeeping(temporary, as: name, in: directory, output: output) else {
+                return .found(sameBytes: Self.holds(bytes, name, in: directory))
+            }
+        } else {
+            guard renameat(directory, temporary, directory, name) == 0 else {
+                throw FileError.cannotWrite(path: output, reason: systemErrorText())
+            }
+        }
+        renamed = true
+        return .written
+    }
+
+    /// Gives the temporary file the name `name` unless something has it: true when it did, false
+    /// when the name was taken (the temporary file is then still there). One atomic step
+    /// (`renameat2(RENAME_NOREPLACE)`); on a file system that cannot do that (NFS, some FUSE
+    /// ones), a hard link, which fails atomically as well where the name is taken, then the
+    /// temporary name removed; on one without hard links either, a look then a rename (a
+    /// process publishing the same name in between is replaced, never half-written).
+    private static func publishKeeping(
+        _ temporary: String,
+        as name: String,
+        in directory: Int32,
+        output: String
+    )
+        throws -> Bool
+    {
+        if bl_rename_noreplace(directory, temporary, directory, name) == 0 { return true }
+        if errno == EEXIST { return false }
+        guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
+            throw FileError.cannotWrite(path: output, reason: systemErrorText())
+        }
+        if linkat(directory, temporary, directory, name, 0) == 0 {
+            unlinkat(directory, temporary, 0)
+            return true
+        }
+        if errno == EEXIST { return false }
+        guard errno == EPERM || errno == EOPNOTSUPP || errno == EMLINK else {
+            throw FileError.cannotWrite(path: output, reason: systemErrorText())
+        }
+        var info = stat()
+        if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { return false }
         guard renameat(directory, temporary, directory, name) == 0 else {
             throw FileError.cannotWrite(path: output, reason: systemErrorText())
         }
-        renamed = true
+        return true
+    }
+
+    /// True when `name` in `directory` is a regular file holding exactly `bytes`.
+    private static func holds(_ bytes: [UInt8], _ name: String, in directory: Int32) -> Bool {
+        let file = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == bytes.count else {
+            return false
+        }
+        var found = [UInt8](repeating: 0, count: bytes.count + 1)
+        var count = 0
+        while count < found.count {
+            let n = found.withUnsafeMutableBytes { read(file, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        return count == bytes.count && found[..<count].elementsEqual(bytes)
     }
 
     /// The folder components and the file name of a normalised output path.
