@@ -16,7 +16,7 @@ Lines that blurlabel refused are listed and make the exit status 2.
 
     python3 scripts/spark_batch.py manifest.jsonl --out labels/ [--master local[*]] [--partitions N]
 """
-import argparse, json, os, shlex, sys
+import argparse, json, os, re, shlex, sys
 from operator import add
 
 # blurlabel's exit status 2 means "some lines failed" (or "could not start"), and then every line
@@ -50,7 +50,8 @@ def tally_partition(index, results):
                 if len(failures) < 20:
                     failures.append((line, result.get("output", "?"), result.get("error")))
     except Exception as e:  # the child's exit status (checkCode) or a broken pipe
-        error = " ".join(str(e).split())[:300]
+        code = re.search(r"exited with error code (-?[0-9]+)", str(e))
+        error = f"the child exited with status {code.group(1)}" if code else " ".join(str(e).split())[:300]
     yield {"partition": index, "results": count, "ok": ok, "skipped": skipped, "failed": failed,
            "broken": broken, "in_order": in_order, "failures": failures, "error": error}
 
@@ -78,7 +79,9 @@ def check(expected, tallies):
     return problems
 
 
-def main():
+def main(argv=None):
+    """Runs the command line `argv` (sys.argv's by default). In a process that already has a
+    Spark session (a notebook, a test driver), that session is used and left running."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("manifest", help="JSON-lines manifest (any path Spark can read)")
     parser.add_argument("--out", required=True, help="folder for the PNGs")
@@ -90,10 +93,12 @@ def main():
     existing = parser.add_mutually_exclusive_group()
     existing.add_argument("--resume", action="store_true", help="skip outputs that already exist")
     existing.add_argument("--force", action="store_true", help="render outputs that already exist again")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     from pyspark.sql import SparkSession
-    spark = SparkSession.builder.master(args.master).appName("blurlabel-batch").getOrCreate()
+    ours = SparkSession.getActiveSession() is None
+    spark = (SparkSession.builder.master(args.master).appName("blurlabel-batch")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     try:
         lines = spark.sparkContext.textFile(args.manifest, minPartitions=args.partitions).filter(lambda l: l.strip()).cache()
@@ -137,7 +142,8 @@ def main():
             return 1
         return 0 if failed == 0 else 2
     finally:
-        spark.stop()
+        if ours:
+            spark.stop()
 
 
 if __name__ == "__main__":
