@@ -12,7 +12,8 @@ static size_t keep_raw(void *context, struct MHD_Connection *connection, char *t
 
 struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_AccessHandlerCallback handler,
                                  void *handler_context, MHD_RequestCompletedCallback completed,
-                                 void *completed_context) {
+                                 void *completed_context, MHD_NotifyConnectionCallback connections,
+                                 void *connections_context) {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
@@ -29,10 +30,16 @@ struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_Ac
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024,
         MHD_OPTION_UNESCAPE_CALLBACK, keep_raw, NULL,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_NOTIFY_CONNECTION, connections, connections_context,
         MHD_OPTION_END);
 }
 
 uint16_t bl_http_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+int bl_http_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }

@@ -23,7 +23,9 @@ public final class HTTPServer: Sendable {
         /// Threads polling connections.
         public var threads = 2
         public var connectionLimit = 1024
-        /// Seconds without a byte in either direction after which a connection is closed.
+        /// Seconds without a byte in either direction after which a connection is closed; also
+        /// the most a whole request may take to arrive, from the connection's opening or its
+        /// previous response (a byte now and then does not keep a slow client).
         public var idleTimeoutSeconds = 10
         /// Longest request target (path and query) accepted; longer is 414 (nginx's default 8 KB).
         public var maximumRequestLineBytes = 8192
@@ -67,7 +69,17 @@ public final class HTTPServer: Sendable {
             connection_memory: max(4096, configuration.connectionMemoryBytes)
         )
         let context = Unmanaged.passRetained(core).toOpaque()
-        guard let started = bl_http_start(&settings, accessHandler, context, completedHandler, context) else {
+        guard
+            let started = bl_http_start(
+                &settings,
+                accessHandler,
+                context,
+                completedHandler,
+                context,
+                connectionHandler,
+                context
+            )
+        else {
             Unmanaged<ServerCore>.fromOpaque(context).release()
             throw StartError(
                 description:
@@ -77,6 +89,7 @@ public final class HTTPServer: Sendable {
         self.core = core
         self.daemon = UInt(bitPattern: started)
         self.port = bl_http_port(started)
+        core.deadlines.start()
     }
 
     /// Requests read and not yet finished.
@@ -95,6 +108,7 @@ public final class HTTPServer: Sendable {
         while core.inFlight.load(ordering: .relaxed) > 0 && monotonicSeconds() < deadline { usleep(5_000) }
         let finished = core.inFlight.load(ordering: .relaxed) == 0
         MHD_stop_daemon(daemon)
+        core.deadlines.stop()
         Unmanaged.passUnretained(core).release()
         return finished
     }
@@ -107,9 +121,11 @@ final class ServerCore: Sendable {
     let observer: HTTPServer.Observer?
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
+    let deadlines: RequestDeadlines
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler, observer: HTTPServer.Observer?)
     {
+        self.deadlines = RequestDeadlines(seconds: Double(max(1, configuration.idleTimeoutSeconds)))
         self.configuration = configuration
         self.handler = handler
         self.observer = observer
@@ -159,6 +175,7 @@ final class ServerCore: Sendable {
             )
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
             inFlight.add(1, ordering: .relaxed)
+            deadlines.requestRead(UInt(bitPattern: connection))
             return .YES
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
@@ -237,6 +254,7 @@ final class ServerCore: Sendable {
         guard let context, let stored = context.pointee else { return }
         context.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
+        deadlines.requestDone(exchange.connection)
         let (status, bytes) = exchange.state.withLock { ($0.status, $0.bytes) }
         inFlight.subtract(1, ordering: .relaxed)
         observer?(
@@ -302,4 +320,20 @@ private func completedHandler(
 ) {
     guard let context else { return }
     Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(context: connectionContext, code: code)
+}
+
+/// libmicrohttpd's connection notifications: opened and closed, for the request deadlines.
+private func connectionHandler(
+    context: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_ConnectionNotificationCode
+) {
+    guard let context, let connection else { return }
+    let deadlines = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().deadlines
+    if code == .CONNECTION_NOTIFY_STARTED {
+        deadlines.opened(UInt(bitPattern: connection), socket: bl_http_connection_socket(connection))
+    } else {
+        deadlines.closed(UInt(bitPattern: connection))
+    }
 }

@@ -191,14 +191,32 @@ struct LabelServerTests {
         let started = Date()
         #expect(try RawHTTP.request(TestServer.path("1,00"), port: server.port).status == 200)
         #expect(Date().timeIntervalSince(started) < 1)
-        // A byte now and then does not keep a client past its idle limit once it stops.
-        RawHTTP.sendAll(slow[0], Array("l".utf8))
+        // A client that stopped is closed after its second.
         for fd in slow {
             let before = Date()
             let rest = RawHTTP.readAll(fd)  // the server closes: no response to an unfinished request
             #expect(rest.isEmpty || RawHTTP.parse(rest).map { $0.status < 500 } == true)
             #expect(Date().timeIntervalSince(before) < 4)
         }
+        // A byte every 0.3 s is never idle for a second, but its request is not whole within the
+        // deadline (the same second): closed all the same.
+        let dribble = try RawHTTP.connect(port: server.port, timeout: 5)
+        defer { close(dribble) }
+        let began = Date()
+        var closed = false
+        for byte in Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "z", count: 60))".utf8) {
+            if send(dribble, [byte], 1, Int32(MSG_NOSIGNAL)) <= 0 {
+                closed = true
+                break
+            }
+            var probe = pollfd(fd: dribble, events: Int16(POLLIN), revents: 0)
+            if poll(&probe, 1, 300) > 0 {
+                closed = true
+                break
+            }
+        }
+        #expect(closed)
+        #expect(Date().timeIntervalSince(began) < 4)
     }
 
     @Test func overloadIs503WithRetryAfterAtOnce() throws {

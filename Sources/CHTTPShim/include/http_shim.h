@@ -25,7 +25,11 @@ struct bl_http_settings {
 /// are over the raw path).
 struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_AccessHandlerCallback handler,
                                  void *handler_context, MHD_RequestCompletedCallback completed,
-                                 void *completed_context);
+                                 void *completed_context, MHD_NotifyConnectionCallback connections,
+                                 void *connections_context);
+
+/// The connection's socket (MHD_get_connection_info is variadic too), or -1.
+int bl_http_connection_socket(struct MHD_Connection *connection);
 
 /// The port the daemon listens on (for port 0: the one the kernel chose), or 0.
 uint16_t bl_http_port(struct MHD_Daemon *daemon);
