@@ -55,7 +55,8 @@ package struct ServeSettings: Sendable {
             OptionSpec(
                 name: "--timeout",
                 value: "S",
-                help: "close a connection idle this many seconds (BLURLABEL_TIMEOUT; default 10)"
+                help:
+                    "close a connection idle, or with its request not whole, after S seconds (BLURLABEL_TIMEOUT; default 10)"
             ),
             OptionSpec(
                 name: "--max-connections",
