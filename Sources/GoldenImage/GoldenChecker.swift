@@ -1,52 +1,53 @@
 import BlurredLabelCore
 import FoundationEssentials
 
-/// The test that made a golden comparison, for the report and the command that re-records it.
+/// The test that made a golden comparison, for messages, the report and the command that
+/// re-records it.
 struct GoldenOrigin: Sendable {
-    /// `Suite/test()` as a person reads it; nil when unknown.
+    /// `Suite/test()` (Swift Testing) or `testName()` (XCTest) as a person reads it; nil when unknown.
     var test: String?
-    /// A `swift test --filter` pattern that selects that test (or its module).
+    /// A `swift test --filter` pattern that selects that test (or its module when the test is unknown).
     var filter: String?
     /// `File.swift:12`.
     var location: String?
+    /// The test as one folder name, which keeps its pictures apart from another test's golden
+    /// of the same name; nil outside a test.
+    var qualifier: String?
+
+    /// "golden price-tag (Suite/test())": how every message about the golden starts.
+    func subject(_ name: String) -> String {
+        "golden \(name)" + (test.map { " (\($0))" } ?? "")
+    }
 }
 
-/// The decision behind `assertGolden`, free of any test framework: compare, record, write
-/// artifacts, and add failures to the artifacts folder's report page.
+/// The decision behind `assertGolden`, free of any test framework: check the settings, compare,
+/// record, write artifacts, and add failures to the artifacts folder's report page.
 struct GoldenChecker {
     let options: GoldenOptions
     let filePath: String
     var origin = GoldenOrigin()
+    /// Where `BLURLABEL_RECORD` and `BLURLABEL_ARTIFACTS` are read (tests give their own).
+    var environment: [String: String]
 
-    init(options: GoldenOptions, filePath: String, origin: GoldenOrigin = GoldenOrigin()) {
+    init(
+        options: GoldenOptions,
+        filePath: String,
+        origin: GoldenOrigin = GoldenOrigin(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.options = options
         self.filePath = filePath
         self.origin = origin
+        self.environment = environment
     }
 
-    var folder: URL {
-        if let folder = options.folder { return folder }
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory.appendingPathComponent("Golden")
-            }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    /// The reference folder: the one given, or `Golden/` beside the nearest `Package.swift`.
+    var folder: String {
+        options.folder ?? Folders.join(GoldenSettings.packageRoot(above: filePath), "Golden")
     }
-
-    var artifactsFolder: URL {
-        if let folder = options.artifacts { return folder }
-        if let path = ProcessInfo.processInfo.environment["BLURLABEL_ARTIFACTS"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("blurlabel-artifacts")
-    }
-
-    var report: ComparisonReport { ComparisonReport(folder: artifactsFolder.path) }
 
     func check(_ actual: Image, named name: String) -> GoldenOutcome {
+        let subject = origin.subject(name)
         // A name is a path under the golden folder (and the artifacts folder): "sub/name" is
         // fine, "../x" or "/x" would write outside them.
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
@@ -54,134 +55,146 @@ struct GoldenChecker {
             !parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." })
         else {
             return fail(
-                "golden '\(name)': a name must be a relative path of plain names under the golden folder (no '..', '.', empty or absolute parts)"
+                "\(subject): a name must be a relative path of plain names under the golden folder (no '..', '.', empty or absolute parts)"
             )
         }
-        let reference = folder.appendingPathComponent(name + ".png")
-        let artifacts = ComparisonArtifacts(folder: artifactsFolder.path, name: name)
+        let settings: GoldenSettings
+        do { settings = try GoldenSettings(options: options, filePath: filePath, environment: environment) } catch {
+            return fail("\(subject): \(error); nothing was read or written")
+        }
+        let run = Comparison(
+            settings: settings,
+            comparison: options.comparison,
+            origin: origin,
+            name: name,
+            subject: subject
+        )
+        do { return try run.check(actual) } catch { return fail("\(subject): \(error)") }
+    }
+
+    private func fail(_ message: String) -> GoldenOutcome {
+        GoldenOutcome(passed: false, message: message, referenceWritten: false, artifactPaths: [])
+    }
+}
+
+/// One golden's comparison, its settings checked.
+private struct Comparison {
+    let settings: GoldenSettings
+    let comparison: ImageComparison
+    let origin: GoldenOrigin
+    let name: String
+    let subject: String
+
+    var reference: String { Folders.join(settings.goldenFolder, name + ".png") }
+    var report: ComparisonReport { ComparisonReport(folder: settings.artifactsFolder) }
+    var artifacts: ComparisonArtifacts {
+        ComparisonArtifacts(
+            folder: settings.artifactsFolder,
+            name: name,
+            stem: origin.qualifier.map { "\($0)/\(name)" }
+        )
+    }
+
+    func check(_ actual: Image) throws -> GoldenOutcome {
+        guard Folders.exists(reference) else { return try noReference(actual) }
+        let expected = try PNGDecoder.decode(contentsOf: reference)
+        let result: ImageComparison.Result
         do {
-            guard FileManager.default.fileExists(atPath: reference.path) else {
-                let shown = try artifacts.write(actual, as: "actual")
-                if options.record == .never {
-                    let message =
-                        "golden \(name): no reference at \(reference.path) (record mode 'never': nothing written; run with BLURLABEL_RECORD=missing to create it)"
-                    try addToReport(
-                        name,
-                        .missing,
-                        "no reference at \(reference.path)",
-                        actual: shown,
-                        commands: acceptCommands(name, reference, artifacts, mode: "missing")
-                    )
-                    return fail(message, paths: [artifacts.path("actual")])
-                }
-                try write(actual, to: reference)
-                try addToReport(
-                    name,
-                    .recorded,
-                    "recorded a new reference at \(reference.path)",
-                    actual: shown,
-                    commands: acceptCommands(name, reference, artifacts, mode: "missing")
-                )
-                return GoldenOutcome(
-                    passed: false,
-                    message: "golden \(name): recorded a new reference at \(reference.path); check it and run again",
-                    referenceWritten: true,
-                    artifactPaths: []
-                )
-            }
-            let expected = try PNGDecoder.decode(contentsOf: reference.path)
-            let result: ImageComparison.Result
-            do {
-                result = try options.comparison.compare(expected: expected, actual: actual)
-            } catch is ImageComparison.SizeMismatch {
-                // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
-                let sizes = try options.comparison.compareDifferentSizes(expected: expected, actual: actual)
-                // Drawn: `drawing` is true.
-                guard let diff = sizes.diff else { return fail("golden \(name): \(sizes.summary)") }
-                return try failShowing(
-                    name,
-                    expected: expected,
-                    actual: actual,
-                    diff: diff,
-                    outcome: .sizeMismatch,
-                    line: sizes.summary,
-                    message: "golden \(name): \(sizes.summary)",
-                    reference: reference,
-                    artifacts: artifacts
-                )
-            }
-            if result.passes {
-                try report.remove(name: name)
-                let rewrite = options.record == .all && !result.isIdentical
-                if rewrite { try write(actual, to: reference) }
-                return GoldenOutcome(
-                    passed: !rewrite,
-                    message: rewrite
-                        ? "golden \(name): reference rewritten (record mode 'all')"
-                        : "golden \(name): \(result.summary)",
-                    referenceWritten: rewrite,
-                    artifactPaths: []
-                )
-            }
-            let diff = try options.comparison.diffImage(expected: expected, result: result)
-            let line = "\(result.summary), allowed \(result.allowedPixels)"
+            result = try comparison.compare(expected: expected, actual: actual)
+        } catch is ImageComparison.SizeMismatch {
+            // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
+            let sizes = try comparison.compareDifferentSizes(expected: expected, actual: actual)
+            // Drawn: `drawing` is true.
+            guard let diff = sizes.diff else { return fail("\(subject): \(sizes.summary)") }
             return try failShowing(
-                name,
                 expected: expected,
                 actual: actual,
                 diff: diff,
-                outcome: .failed,
-                line: line,
-                message: "golden \(name) differs: \(line)",
-                reference: reference,
-                artifacts: artifacts
+                outcome: .sizeMismatch,
+                line: sizes.summary,
+                message: "\(subject): \(sizes.summary)"
             )
-        } catch {
-            return fail("golden \(name): \(error)")
         }
+        if result.passes {
+            try report.remove(name: name, test: origin.test)
+            let rewrite = settings.record == .all && !result.isIdentical
+            if rewrite { try write(actual, to: reference) }
+            return GoldenOutcome(
+                passed: !rewrite,
+                message: rewrite
+                    ? "\(subject): reference rewritten (record mode all): \(reference)"
+                    : "\(subject): \(result.summary)",
+                referenceWritten: rewrite,
+                artifactPaths: []
+            )
+        }
+        let diff = try comparison.diffImage(expected: expected, result: result)
+        let line = "\(result.summary); \(result.allowedPixels) allowed to differ"
+        return try failShowing(
+            expected: expected,
+            actual: actual,
+            diff: diff,
+            outcome: .failed,
+            line: line,
+            message: "\(subject) differs: \(line)"
+        )
+    }
+
+    /// No reference yet: written (and the test fails so it is looked at), or, in record mode
+    /// never, a failure.
+    private func noReference(_ actual: Image) throws -> GoldenOutcome {
+        let shown = try artifacts.write(actual, as: "actual")
+        let commands = acceptCommands(mode: "missing")
+        if settings.record == .never {
+            try addToReport(.missing, "no reference at \(reference)", actual: shown, commands: commands)
+            return fail(
+                "\(subject): no reference at \(reference) (record mode never: nothing written)"
+                    + details([artifacts.path("actual")], commands: commands),
+                paths: [artifacts.path("actual")]
+            )
+        }
+        try write(actual, to: reference)
+        try addToReport(.recorded, "recorded a new reference at \(reference)", actual: shown, commands: commands)
+        return GoldenOutcome(
+            passed: false,
+            message: "\(subject): recorded a new reference at \(reference); check it and run again"
+                + "\n  report: \(report.page)",
+            referenceWritten: true,
+            artifactPaths: []
+        )
     }
 
     /// A failed comparison (different pixels or sizes), shown: the four pictures written (all made
     /// first), the reference rewritten if the record mode asks, the report entry added, and the
-    /// failure's `message` with the pictures' paths and the report's.
+    /// failure's `message` with the pictures' paths, the report's and the accept commands.
     private func failShowing(
-        _ name: String,
         expected: Image,
         actual: Image,
         diff: Image,
         outcome: ComparisonReportEntry.Outcome,
         line: String,
-        message: String,
-        reference: URL,
-        artifacts: ComparisonArtifacts
+        message: String
     ) throws -> GoldenOutcome {
-        let sideBySide = try options.comparison.sideBySide(expected: expected, diff: diff, actual: actual)
+        let sideBySide = try comparison.sideBySide(expected: expected, diff: diff, actual: actual)
         let shown = (
             try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"),
             try artifacts.write(diff, as: "diff")
         )
         try artifacts.write(sideBySide, as: "side-by-side")
         let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
-        let rewritten = try rewriteIfAsked(actual, to: reference, failed: true)
-        try addToReport(
-            name,
-            outcome,
-            line,
-            expected: shown.0,
-            actual: shown.1,
-            diff: shown.2,
-            commands: acceptCommands(name, reference, artifacts, mode: "failed")
-        )
+        let rewritten = settings.record == .all || settings.record == .failed
+        if rewritten { try write(actual, to: reference) }
+        let commands = acceptCommands(mode: "failed")
+        try addToReport(outcome, line, expected: shown.0, actual: shown.1, diff: shown.2, commands: commands)
         return fail(
-            message + (rewritten ? " (reference rewritten)" : "") + artifactLines(paths)
-                + "\n  report: \(report.page)",
+            message + (rewritten ? " (reference rewritten)" : "")
+                + details(paths, commands: rewritten ? [] : commands),
             written: rewritten,
             paths: paths
         )
     }
 
     private func addToReport(
-        _ name: String,
         _ outcome: ComparisonReportEntry.Outcome,
         _ summary: String,
         expected: ComparisonReportEntry.Picture? = nil,
@@ -204,37 +217,31 @@ struct GoldenChecker {
         )
     }
 
-    /// Re-running the test in a record mode, or copying the actual picture over the reference.
-    private func acceptCommands(
-        _ name: String,
-        _ reference: URL,
-        _ artifacts: ComparisonArtifacts,
-        mode: String
-    ) -> [String] {
-        var commands: [String] = []
-        if let filter = origin.filter {
+    /// Copying this golden's actual picture over its reference, then re-running its test in a
+    /// record mode (when the test is known: never a whole module's goldens).
+    private func acceptCommands(mode: String) -> [String] {
+        var commands = ["cp \(shellQuoted(artifacts.path("actual"))) \(shellQuoted(reference))"]
+        if origin.test != nil, let filter = origin.filter {
             commands.append("BLURLABEL_RECORD=\(mode) swift test --filter \(shellQuoted(filter))")
         }
-        commands.append("cp \(shellQuoted(artifacts.path("actual"))) \(shellQuoted(reference.path))")
         return commands
+    }
+
+    /// The lines after a failure's finding: its pictures, the report page, the accept commands.
+    private func details(_ paths: [String], commands: [String]) -> String {
+        var lines = paths.map { "  " + $0 }
+        lines.append("  report: \(report.page)")
+        if let copy = commands.first { lines.append("  accept this picture: \(copy)") }
+        if commands.count > 1 { lines.append("  or re-record the test: \(commands[1])") }
+        return "\n" + lines.joined(separator: "\n")
     }
 
     private func fail(_ message: String, written: Bool = false, paths: [String] = []) -> GoldenOutcome {
         GoldenOutcome(passed: false, message: message, referenceWritten: written, artifactPaths: paths)
     }
 
-    private func rewriteIfAsked(_ actual: Image, to reference: URL, failed: Bool) throws -> Bool {
-        guard options.record == .all || (options.record == .failed && failed) else { return false }
-        try write(actual, to: reference)
-        return true
-    }
-
-    private func write(_ image: Image, to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileIO.write(try PNGEncoder(compressionLevel: 9).encode(image), to: url.path)
-    }
-
-    private func artifactLines(_ paths: [String]) -> String {
-        paths.isEmpty ? "" : "\n" + paths.map { "  " + $0 }.joined(separator: "\n")
+    private func write(_ image: Image, to path: String) throws {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try Folders.create(String(path[..<slash])) }
+        try FileIO.write(try PNGEncoder(compressionLevel: 9).encode(image), to: path)
     }
 }

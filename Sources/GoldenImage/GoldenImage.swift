@@ -3,73 +3,11 @@ import FoundationEssentials
 import Testing
 import XCTest
 
-/// When references are written: from `BLURLABEL_RECORD`, or given per call.
-public enum RecordMode: String, Sendable, CaseIterable {
-    /// Write a reference that is absent (and fail, so it is noticed). The default.
-    case missing
-    /// Write every reference (and fail where one was written).
-    case all
-    /// Rewrite only the references that fail (and still fail).
-    case failed
-    /// Never write: a missing reference is a failure. For CI.
-    case never
-
-    /// The mode chosen by the environment variable `BLURLABEL_RECORD`, or `.missing`.
-    public static var fromEnvironment: RecordMode {
-        ProcessInfo.processInfo.environment["BLURLABEL_RECORD"].flatMap { RecordMode(rawValue: $0.lowercased()) }
-            ?? .missing
-    }
-}
-
-/// How golden images are compared and where they live.
-public struct GoldenOptions: Sendable {
-    /// The folder of references; nil finds `Golden/` beside the nearest Package.swift above the
-    /// calling test file.
-    public var folder: URL?
-    public var record: RecordMode
-    public var comparison: ImageComparison
-    /// Where expected, actual and diff pictures go on failure; nil uses `BLURLABEL_ARTIFACTS`
-    /// or a temporary folder.
-    public var artifacts: URL?
-
-    public init(
-        folder: URL? = nil,
-        record: RecordMode = .fromEnvironment,
-        comparison: ImageComparison = ImageComparison(),
-        artifacts: URL? = nil
-    ) {
-        self.folder = folder
-        self.record = record
-        self.comparison = comparison
-        self.artifacts = artifacts
-    }
-
-    /// The same, choosing the colour metric (`.oklab` by default, `.yiq` as pixelmatch 7.2).
-    public init(
-        folder: URL? = nil,
-        record: RecordMode = .fromEnvironment,
-        metric: ComparisonMetric,
-        threshold: Double = 0.1,
-        artifacts: URL? = nil
-    ) {
-        self.init(
-            folder: folder,
-            record: record,
-            comparison: ImageComparison(threshold: threshold, metric: metric),
-            artifacts: artifacts
-        )
-    }
-
-    /// The colour metric of `comparison`.
-    public var metric: ComparisonMetric {
-        get { comparison.metric }
-        set { comparison.metric = newValue }
-    }
-}
-
 /// What an assertion concluded (also reported as a test issue when it is a failure).
 public struct GoldenOutcome: Sendable {
     public let passed: Bool
+    /// The finding, naming the golden and its test; for a failure, the pictures' paths, the
+    /// report page's and the command that accepts the new picture follow on their own lines.
     public let message: String
     public let referenceWritten: Bool
     public let artifactPaths: [String]
@@ -78,6 +16,9 @@ public struct GoldenOutcome: Sendable {
 /// Compares `image` with the reference `<folder>/<name>.png`, writing or rewriting references as
 /// the record mode says, and reports a failure at the caller's line through Swift Testing when a
 /// Swift Testing test is running and through XCTest otherwise.
+///
+/// Call it from the test itself (not a helper) under XCTest: the test's name comes from
+/// `function`, for the report and the command that accepts the picture.
 @discardableResult
 public func assertGolden(
     _ image: Image,
@@ -86,9 +27,10 @@ public func assertGolden(
     fileID: String = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
-    column: Int = #column
+    column: Int = #column,
+    function: String = #function
 ) -> GoldenOutcome {
-    let origin = GoldenReporter.origin(fileID: fileID, line: line)
+    let origin = GoldenReporter.origin(fileID: fileID, line: line, function: function)
     let outcome = GoldenChecker(options: options, filePath: "\(file)", origin: origin).check(image, named: name)
     if !outcome.passed {
         GoldenReporter.report(outcome.message, fileID: fileID, file: file, line: line, column: column)
@@ -105,7 +47,8 @@ public func assertGolden(
     fileID: String = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
-    column: Int = #column
+    column: Int = #column,
+    function: String = #function
 ) -> GoldenOutcome {
     do {
         let image = try PNGDecoder.decode(pngData, source: "\(name) (actual)")
@@ -116,12 +59,14 @@ public func assertGolden(
             fileID: fileID,
             file: file,
             line: line,
-            column: column
+            column: column,
+            function: function
         )
     } catch {
+        let origin = GoldenReporter.origin(fileID: fileID, line: line, function: function)
         let outcome = GoldenOutcome(
             passed: false,
-            message: "golden \(name): actual PNG data is unreadable: \(error)",
+            message: "\(origin.subject(name)): actual PNG data is unreadable: \(error)",
             referenceWritten: false,
             artifactPaths: []
         )
@@ -130,16 +75,36 @@ public func assertGolden(
     }
 }
 
+/// A golden's failure as Swift Testing records it: an error whose description is the finding,
+/// so the issue's headline is the finding itself.
+struct GoldenFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
 /// Reports through whichever test framework is running.
 enum GoldenReporter {
     static var swiftTestingIsRunning: Bool { Test.current != nil }
 
-    /// The running test, for the report: Swift Testing names it; under XCTest only the module
-    /// (from `#fileID`) and the line are known.
-    static func origin(fileID: String, line: UInt) -> GoldenOrigin {
+    /// The running test, for messages, the report and the accept command: Swift Testing names it;
+    /// under XCTest it is the calling function in the module (from `#fileID`).
+    static func origin(fileID: String, line: UInt, function: String = "") -> GoldenOrigin {
         let module = fileID.split(separator: "/").first.map(String.init)
-        let location = "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
-        guard let test = Test.current else { return GoldenOrigin(test: nil, filter: module, location: location) }
+        let fileName = fileID.split(separator: "/").last.map(String.init) ?? fileID
+        let location = "\(fileName):\(line)"
+        guard let test = Test.current else {
+            // XCTest: `Module.Class/testName` is what `swift test --filter` matches.
+            let method = function.split(separator: "(").first.map(String.init) ?? ""
+            guard let module, method.hasPrefix("test") else {
+                return GoldenOrigin(test: nil, filter: module.map(escaped), location: location)
+            }
+            let fileStem = fileName.hasSuffix(".swift") ? String(fileName.dropLast(6)) : fileName
+            return GoldenOrigin(
+                test: "\(method)()",
+                filter: "\(escaped(module))\\.[^/]*/\(escaped(method))$",
+                location: location,
+                qualifier: folderName("\(fileStem).\(method)")
+            )
+        }
         // The ID reads `Module.Suite/test()/File.swift:12:6`; the filter drops the source location
         // and escapes what a regular expression would read.
         var components = test.id.description.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -148,14 +113,37 @@ enum GoldenReporter {
         }
         let id = components.joined(separator: "/")
         let readable = id.split(separator: ".", maxSplits: 1).last.map(String.init) ?? test.name
-        let filter = String(id.flatMap { #"\.()[]{}*+?^$|"#.contains($0) ? "\\\($0)" : "\($0)" })
-        return GoldenOrigin(test: readable, filter: filter, location: location)
+        return GoldenOrigin(
+            test: readable,
+            filter: escaped(id),
+            location: location,
+            qualifier: folderName(readable)
+        )
+    }
+
+    /// `text` with what a regular expression would read escaped.
+    static func escaped(_ text: String) -> String {
+        String(text.flatMap { #"\.()[]{}*+?^$|"#.contains($0) ? "\\\($0)" : "\($0)" })
+    }
+
+    /// A test's name as one plain folder name: `Suite/test()` → `Suite.test`.
+    static func folderName(_ test: String) -> String {
+        var name = test.replacingOccurrences(of: "()", with: "")
+        name = String(
+            name.map { character -> Character in
+                if character == "/" { return "." }
+                return character.isASCII && (character.isLetter || character.isNumber || "._-".contains(character))
+                    ? character : "_"
+            }
+        )
+        while name.hasPrefix(".") { name.removeFirst() }
+        return name.isEmpty ? "test" : name
     }
 
     static func report(_ message: String, fileID: String, file: StaticString, line: UInt, column: Int) {
         if swiftTestingIsRunning {
             Issue.record(
-                Comment(rawValue: message),
+                GoldenFailure(description: message),
                 sourceLocation: SourceLocation(fileID: fileID, filePath: "\(file)", line: Int(line), column: column)
             )
         } else {

@@ -207,7 +207,7 @@ struct TextRenderingTests {
     }
 
     @Test func fontsFromFilesAndErrors() throws {
-        #expect(throws: FontError.cannotRead(path: "/no/font.ttf")) { try Font(path: "/no/font.ttf") }
+        #expect(throws: FontError.fileNotFound(path: "/no/font.ttf")) { try Font(path: "/no/font.ttf") }
         #expect(throws: FontError.self) { try Font(bytes: Array("not a font".utf8), name: "junk") }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("dv-\(UUID().uuidString).ttf").path
         try FileIO.write(FontLibrary.embeddedBytes(.dejaVuSans), to: path)
@@ -286,6 +286,22 @@ struct FontSourceTests {
         #expect(throws: FontError.familyNotFound("Zzyzx Nonexistent Sans")) {
             try FontLibrary.family("Zzyzx Nonexistent Sans")
         }
+    }
+
+    /// A name that ends as font files do is a file: missing, it says so, not "no family matches".
+    @Test func aMissingFontFileSaysTheFileIsMissing() {
+        for name in ["Missing.ttf", "Missing.OTF", "fonts.ttc#2"] {
+            let path = name.hasSuffix("#2") ? "fonts.ttc" : name
+            #expect(throws: FontError.fileNotFound(path: path)) { try FontLibrary.named(name) }
+        }
+        #expect("\(FontError.fileNotFound(path: "Missing.ttf"))" == "cannot read font file Missing.ttf: no such file")
+    }
+
+    @Test func aFontSaysItsPathAndFamily() throws {
+        let embedded = FontLibrary.defaultFont
+        #expect(embedded.path == nil && embedded.familyName == "DejaVu Sans")
+        let file = try FontLibrary.file(Self.collection, index: 1)
+        #expect(file.path == Self.collection && !file.familyName.isEmpty)
     }
 
     /// Needs an installed DejaVu Sans (Debian's fonts-dejavu-core) for fontconfig to find.

@@ -96,7 +96,7 @@ struct FontFileTests {
     @Test func onlyWholeRegularFontFilesLoad() throws {
         let folder = try Fixtures.temporaryFolder()
         #expect(throws: FontError.notAFile(path: folder.path)) { try Font(path: folder.path) }
-        #expect(throws: FontError.cannotRead(path: folder.path + "/none.ttf")) {
+        #expect(throws: FontError.fileNotFound(path: folder.path + "/none.ttf")) {
             try Font(path: folder.path + "/none.ttf")
         }
         let empty = folder.appendingPathComponent("empty.ttf").path

@@ -15,12 +15,12 @@ func makeFailures(_ names: [String], artifacts: URL) async throws -> [GoldenOutc
     return try await withThrowingTaskGroup(of: GoldenOutcome.self) { group in
         for (index, name) in names.enumerated() {
             group.addTask {
-                let record = GoldenOptions(folder: golden, record: .missing, artifacts: artifacts)
+                let record = GoldenOptions(folder: golden.path, record: .missing, artifacts: artifacts.path)
                 _ = GoldenChecker(options: record, filePath: #filePath, origin: origin).check(
                     try square(at: 3),
                     named: name
                 )
-                let check = GoldenOptions(folder: golden, record: .never, artifacts: artifacts)
+                let check = GoldenOptions(folder: golden.path, record: .never, artifacts: artifacts.path)
                 return GoldenChecker(options: check, filePath: #filePath, origin: origin).check(
                     try square(at: 8 + Double(index) * 0.5),
                     named: name

@@ -23,10 +23,20 @@ final class XCTestReportingTests: XCTestCase {
         let outcome = assertGolden(
             try Image(width: 2, height: 2, fill: .white),
             named: "x",
-            options: GoldenOptions(folder: golden, record: .never)
+            options: GoldenOptions(folder: golden.path, record: .never, artifacts: golden.path + "-artifacts")
         )
         XCTAssertFalse(outcome.passed)
         XCTAssertEqual(recorded.count, 1)
-        XCTAssertTrue(recorded.first?.contains("no reference") ?? false)
+        // The test's name is in the message, and the command that accepts the picture selects
+        // this one test, not the module.
+        XCTAssertTrue(
+            recorded.first?.hasPrefix("golden x (testFailureIsReportedThroughXCTFail()): no reference") ?? false
+        )
+        XCTAssertTrue(
+            recorded.first?.contains(
+                #"swift test --filter 'GoldenImageTests\.[^/]*/testFailureIsReportedThroughXCTFail$'"#
+            ) ?? false,
+            recorded.first ?? ""
+        )
     }
 }

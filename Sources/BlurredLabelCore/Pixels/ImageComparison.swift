@@ -77,7 +77,7 @@ public struct ImageComparison: Sendable {
         /// One line: "identical" only when every pixel is; otherwise how many pixels differ and by how much.
         public var summary: String {
             if isIdentical { return "images are identical" }
-            let aa = antialiasedPixels > 0 ? "; \(antialiasedPixels) anti-aliased pixels allowed" : ""
+            let aa = antialiasedPixels > 0 ? "; \(antialiasedPixels) anti-aliased pixels not counted" : ""
             let largest =
                 cFormat("largest distance %.4f (", maxDistance) + metric.rawValue
                 + cFormat(" metric, threshold %g)", threshold)
@@ -109,9 +109,9 @@ public struct ImageComparison: Sendable {
         public let description: String
     }
 
-    /// Throws `InvalidSettings` for a threshold or `maxDiffRatio` outside 0…1 or a negative
-    /// `maxDiffPixels`, `SizeMismatch` for pictures of different sizes.
-    public func compare(expected: Image, actual: Image) throws -> Result {
+    /// Throws `InvalidSettings` naming the setting, its value and the values accepted, for a
+    /// threshold or `maxDiffRatio` outside 0…1 or a negative `maxDiffPixels`.
+    package func checkSettings() throws {
         guard (0...1).contains(threshold) else {
             throw InvalidSettings(description: "threshold must be from 0 to 1, got \(threshold)")
         }
@@ -121,6 +121,12 @@ public struct ImageComparison: Sendable {
         guard maxDiffPixels >= 0 else {
             throw InvalidSettings(description: "maxDiffPixels must be 0 or more, got \(maxDiffPixels)")
         }
+    }
+
+    /// Throws `InvalidSettings` for a threshold or `maxDiffRatio` outside 0…1 or a negative
+    /// `maxDiffPixels`, `SizeMismatch` for pictures of different sizes.
+    public func compare(expected: Image, actual: Image) throws -> Result {
+        try checkSettings()
         try expected.checkPixelCount()
         try actual.checkPixelCount()
         guard expected.width == actual.width, expected.height == actual.height else {

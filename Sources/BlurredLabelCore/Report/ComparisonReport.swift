@@ -22,29 +22,65 @@ public struct ComparisonReport: Sendable {
 
     var entriesFolder: String { Folders.join(folder, ".report") }
 
-    /// Adds (or replaces) the entry for `entry.name` and rewrites the page.
+    /// Adds (or replaces) the entry for `entry.name` (and `entry.test`) and rewrites the page.
     public func add(_ entry: ComparisonReportEntry) throws {
         try makeFolders()
         try withLock {
-            try FileIO.write(entry.json.serialized(), to: entryFile(entry.name), followingLinks: false)
+            try FileIO.write(entry.json.serialized(), to: entryFile(entry.key), followingLinks: false)
             try writePage()
         }
     }
 
-    /// Drops the entry for `name`, if there is one, and rewrites the page. Cheap when there is none.
-    /// Its pictures go too (those named directly in the folder, as `diff --report` writes them).
-    public func remove(name: String) throws {
-        let file = entryFile(name)
+    /// Drops the entry for `name` made by `test` (nil: outside a test), if there is one, and
+    /// rewrites the page. Cheap when there is none. Its pictures go too.
+    public func remove(name: String, test: String? = nil) throws {
+        let file = entryFile(ComparisonReportEntry.key(name: name, test: test))
         guard Folders.exists(file) else { return }
         try withLock {
-            if let entry = Self.entry(at: file) {
-                for picture in [entry.expected, entry.actual, entry.diff].compactMap({ $0 })
-                where !picture.file.contains("/") && picture.file.hasSuffix(".png") && !picture.file.hasPrefix(".") {
-                    Folders.removeFile(Folders.join(folder, picture.file))
-                }
-            }
+            if let entry = Self.entry(at: file) { removePictures(of: entry) }
             Folders.removeFile(file)
             try writePage()
+        }
+    }
+
+    /// Starts a run: when `run` differs from the run that last wrote here, every entry of that
+    /// earlier run goes, with its pictures, so the page lists exactly this run's failures.
+    /// Nothing else in the folder is touched. Returns whether earlier entries were dropped.
+    @discardableResult
+    package func startRun(_ run: String) throws -> Bool {
+        try makeFolders()
+        let marker = Folders.join(entriesFolder, "run")
+        return try withLock {
+            let previous = (try? FileIO.read(marker, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
+            guard previous != run else { return false }
+            for name in Folders.names(in: entriesFolder) ?? [] where name.hasSuffix(".json") {
+                let file = Folders.join(entriesFolder, name)
+                if let entry = Self.entry(at: file) { removePictures(of: entry) }
+                Folders.removeFile(file)
+            }
+            try FileIO.write(Array(run.utf8), to: marker, followingLinks: false)
+            try writePage()
+            return true
+        }
+    }
+
+    /// Removes an entry's pictures: files under the folder only (a relative path of plain names),
+    /// the side-by-side picture beside its diff included; folders left empty go too.
+    private func removePictures(of entry: ComparisonReportEntry) {
+        var files = [entry.expected, entry.actual, entry.diff].compactMap { $0?.file }
+        if let diff = entry.diff?.file, diff.hasSuffix("-diff.png") {
+            files.append(String(diff.dropLast("-diff.png".count)) + "-side-by-side.png")
+        }
+        for file in files {
+            let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+            guard file.hasSuffix(".png"), !file.hasPrefix("/"),
+                !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") })
+            else { continue }
+            Folders.removeFile(Folders.join(folder, file))
+            // Subfolders it leaves empty (rmdir removes only an empty one).
+            for depth in stride(from: parts.count - 1, to: 0, by: -1) {
+                if rmdir(Folders.join(folder, parts.prefix(depth).joined(separator: "/"))) != 0 { break }
+            }
         }
     }
 
@@ -76,9 +112,9 @@ public struct ComparisonReport: Sendable {
         return ComparisonReportEntry(json: json)
     }
 
-    /// The entry's file: a hash of its name, so any name (`<script>`, `a/b`) makes a plain file name.
-    func entryFile(_ name: String) -> String {
-        Folders.join(entriesFolder, cFormat("%016llx.json", fnv1a(name)))
+    /// The entry's file: a hash of its key, so any name (`<script>`, `a/b`) makes a plain file name.
+    func entryFile(_ key: String) -> String {
+        Folders.join(entriesFolder, cFormat("%016llx.json", fnv1a(key)))
     }
 
     private func writePage() throws {

@@ -72,6 +72,16 @@ public struct ComparisonReportEntry: Sendable, Equatable {
     }
 }
 
+extension ComparisonReportEntry {
+    /// What tells entries apart: the name, and the test when there is one (two tests' goldens of
+    /// one name are two entries).
+    static func key(name: String, test: String?) -> String {
+        test.map { "\($0)\u{0}\(name)" } ?? name
+    }
+
+    var key: String { Self.key(name: name, test: test) }
+}
+
 /// Quotes a word for a POSIX shell (single quotes; a quote inside becomes `'\''`).
 public func shellQuoted(_ word: String) -> String {
     if !word.isEmpty,

@@ -15,8 +15,13 @@ public final class Font: @unchecked Sendable {
     // hb_font_t are only read after that, which HarfBuzz and FreeType allow from any thread;
     // the spare face is behind its lock.
 
-    /// What the font was loaded from, for messages.
+    /// What the font was loaded from, for messages: the file's path, an embedded font's file
+    /// name, or the name given with the bytes.
     public let name: String
+    /// The font file's path; nil for an embedded font and a font made from bytes.
+    public let path: String?
+    /// The family name the font declares (`DejaVu Sans`), empty when it declares none.
+    public let familyName: String
     /// Design units per em.
     public let unitsPerEm: Int
     /// Ascender and descender (positive down) in design units, from the font's metrics.
@@ -56,7 +61,8 @@ public final class Font: @unchecked Sendable {
                 owned: true,
                 index: index,
                 name: path,
-                embedded: nil
+                embedded: nil,
+                path: path
             )
         } catch {
             buffer.deallocate()
@@ -113,7 +119,8 @@ public final class Font: @unchecked Sendable {
         owned: Bool,
         index: Int,
         name: String,
-        embedded: FontLibrary.Embedded?
+        embedded: FontLibrary.Embedded?,
+        path: String? = nil
     ) throws {
         guard index >= 0, index <= Int(UInt16.max) else { throw FontError.badFaceIndex(name: name, index: index) }
         // A face of its own, to check the font and read its metrics; an embedded font keeps it
@@ -130,6 +137,7 @@ public final class Font: @unchecked Sendable {
             strikes: face.pointee.face_flags & FT_Long(FT_FACE_FLAG_FIXED_SIZES) != 0
                 && face.pointee.num_fixed_sizes > 0
         )
+        familyName = face.pointee.family_name.map { String(cString: $0) } ?? ""
         if embedded != nil {
             spare = LockedValue(opened)
         } else {
@@ -139,6 +147,7 @@ public final class Font: @unchecked Sendable {
         self.bytes = bytes
         self.ownsBytes = owned
         self.name = name
+        self.path = path
         self.byteCount = count
         self.faceIndex = index
         self.embedded = embedded
@@ -215,7 +224,9 @@ enum FontFile {
     /// it is read.
     static func read(_ path: String) throws -> (UnsafeMutableRawBufferPointer, Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw FontError.cannotRead(path: path) }
+        guard fd >= 0 else {
+            throw errno == ENOENT ? FontError.fileNotFound(path: path) : FontError.cannotRead(path: path)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FontError.cannotRead(path: path) }
@@ -304,6 +315,7 @@ struct OwnedFace: @unchecked Sendable {
 /// Why a font could not be had.
 public enum FontError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String)
+    case fileNotFound(path: String)
     case notAFile(path: String)
     case tooLarge(path: String, limit: Int)
     case notAFont(name: String, reason: String)
@@ -313,7 +325,8 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotRead(path): return "cannot read font file \(path) (missing or unreadable)"
+        case let .cannotRead(path): return "cannot read font file \(path) (unreadable)"
+        case let .fileNotFound(path): return "cannot read font file \(path): no such file"
         case let .notAFile(path): return "font file \(path) is not a regular file (a folder, FIFO or device)"
         case let .tooLarge(path, limit):
             return "font file \(path) is larger than \(limit >> 20) MiB, more than any font needs"

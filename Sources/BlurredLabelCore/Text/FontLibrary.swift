@@ -91,7 +91,11 @@ public enum FontLibrary {
         try cache.font(key: "file:\(path)#\(index)") { try Font(path: path, index: index) }
     }
 
-    /// A font named on the command line: an existing file path, "default", or a family name.
+    /// The endings of font file names: a name ending so (`Missing.ttf`) is a file, never a family.
+    static let fileExtensions = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pfa", ".woff", ".woff2", ".dfont"]
+
+    /// A font named on the command line: "default", a file path (with a slash, an existing file,
+    /// or a name ending as font files do: `.ttf`, `.otf`, `.ttc`…), or else a family name.
     public static func named(_ spec: String) throws -> Font {
         if spec.isEmpty || spec.lowercased() == "default" { return defaultFont }
         // PATH#INDEX: a face of a collection (the file without "#INDEX" must exist when the
@@ -102,7 +106,10 @@ public enum FontLibrary {
             path = String(spec[..<hash])
             index = i
         }
-        if path.contains("/") || Folders.exists(path) { return try file(path, index: index) }
+        let lowercased = path.lowercased()
+        if path.contains("/") || Folders.exists(path) || fileExtensions.contains(where: { lowercased.hasSuffix($0) }) {
+            return try file(path, index: index)
+        }
         return try family(spec)
     }
 
