@@ -120,7 +120,7 @@ enum LabelOptions {
             return style
         }
         guard style.canvas != nil else { throw UsageError(message: "--fit needs --canvas WxH") }
-        let maximum = options.has("size") ? style.text.size : Limits.maximumFontSize
+        let maximum = options.has("size") ? style.typography.size : Limits.maximumFontSize
         let lowest = minimum ?? min(FitToCanvas.defaultMinimumSize, maximum)
         guard lowest <= maximum else {
             throw UsageError(
@@ -177,7 +177,7 @@ enum LabelOptions {
         if try options.flag("no-system-fonts") { text.systemFallback = .off }
         do { try text.validate() } catch { throw UsageError(message: "\(error)") }
 
-        var style = LabelStyle(text: text)
+        var style = LabelStyle(typography: text)
         if let color = try options.string("color") { style.color = try OptionValues.color(color, option: "--color") }
         if let background = try options.string("background") {
             style.background = try OptionValues.color(background, option: "--background")

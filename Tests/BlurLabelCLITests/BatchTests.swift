@@ -263,8 +263,8 @@ struct ManifestLineTests {
         )
         let style = try line.style()
         #expect(
-            style.text.size == 40 && style.radius == 2.5 && style.secure != nil
-                && style.text.features == ["tnum", "-liga"]
+            style.typography.size == 40 && style.radius == 2.5 && style.secure != nil
+                && style.typography.features == ["tnum", "-liga"]
         )
         #expect(throws: LineError.self) {
             try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","size":true}"#.utf8)).style()

@@ -69,7 +69,7 @@ struct FontFallbackCommandTests {
 
     @Test func manifestFlagsMustBeBooleans() throws {
         let line = try ManifestLine(bytes: Array(#"{"text":"价","output":"a.png","no-system-fonts":true}"#.utf8))
-        #expect(try line.style().text.systemFallback == .off)
+        #expect(try line.style().typography.systemFallback == .off)
         #expect(throws: LineError.self) {
             try ManifestLine(bytes: Array(#"{"text":"价","output":"a.png","no-system-fonts":"yes"}"#.utf8)).style()
         }
@@ -79,7 +79,7 @@ struct FontFallbackCommandTests {
         let fitted = try ManifestLine(
             bytes: Array(#"{"text":"5","output":"a.png","canvas":"100x40","fit":true,"padding":2}"#.utf8)
         ).style()
-        #expect(fitted.text.size > 6 && fitted.padding == 2)
+        #expect(fitted.typography.size > 6 && fitted.padding == 2)
     }
 
     @Test(

@@ -18,7 +18,7 @@ struct RenderMatchesLibraryTests {
         let result = run(["render", text, "--radius", "\(radius)", "--no-system-fonts", "-o", folder + "/cli.png"])
         try #require(result.status == 0, "\(result.err)")
         var style = LabelStyle()
-        style.text.systemFallback = .off
+        style.typography.systemFallback = .off
         style.radius = radius
         let label = BlurredLabel(text: text, style: style)
         if radius > 0 { try label.blur(radius: radius) }

@@ -71,7 +71,7 @@ struct BlurredLabelTests {
     @Test func fontSizeChangesReshape() throws {
         let label = BlurredLabel(text: "56.00 €")
         _ = try label.image
-        label.style.text.size = 40
+        label.style.typography.size = 40
         _ = try label.image
         #expect(label.work.textRenders == 2)
     }
@@ -177,7 +177,7 @@ struct SecureLabelTests {
         label.unblur()
         let sharp = try label.image
         #expect(sharp.width == blurred.width && sharp.height == blurred.height)
-        let plain = BlurredLabel(text: "56.00 €", style: LabelStyle(text: TextStyle(features: ["tnum"])))
+        let plain = BlurredLabel(text: "56.00 €", style: LabelStyle(typography: TextStyle(features: ["tnum"])))
         #expect(try plain.image.width <= sharp.width)  // the real text, centered on the decoy's canvas
     }
 

@@ -33,7 +33,7 @@ struct FontFaceReuseTests {
     @Test("glyphs drawn on several threads, spare face or not, are the same")
     func sameGlyphsOnEveryThread() throws {
         let font = try Font(bytes: try Self.dejaVu, index: 0, name: "DejaVuSans.ttf", embedded: .dejaVuSans)
-        let style = LabelStyle(text: TextStyle(font: font))
+        let style = LabelStyle(typography: TextStyle(font: font))
         let pictures = parallelMap(4, threads: 4) { _ in
             (try? LabelPipeline(style: style).picture(of: "56.00 €").image.pixels) ?? []
         }

@@ -19,7 +19,7 @@ struct GoldenTests {
     ) throws -> Image {
         var style = LabelStyle()
         // The same bytes on every machine: only the embedded fonts, unless a test asks for more.
-        style.text.systemFallback = .off
+        style.typography.systemFallback = .off
         try configure(&style)
         let label = BlurredLabel(text: text, style: style)
         if let radius { try label.blur(radius: radius) }
@@ -43,7 +43,7 @@ struct GoldenTests {
             try Self.label("SALE 19.99 €") {
                 $0.color = try Color(parsing: "#c0392b")
                 $0.background = try Color(parsing: "#fdebd0")
-                $0.text.size = 40
+                $0.typography.size = 40
             },
             named: "label-coloured",
             options: .exact
@@ -97,11 +97,11 @@ struct GoldenTests {
         maxWidth: Double?
     ) throws {
         let image = try Self.label(text, radius: nil) {
-            $0.text.alignment = alignment
-            $0.text.letterSpacing = letterSpacing
-            $0.text.outlineWidth = outline
-            $0.text.maxWidth = maxWidth
-            $0.text.size = 28
+            $0.typography.alignment = alignment
+            $0.typography.letterSpacing = letterSpacing
+            $0.typography.outlineWidth = outline
+            $0.typography.maxWidth = maxWidth
+            $0.typography.size = 28
         }
         assertGolden(image, named: name, options: .exact)
     }
@@ -112,8 +112,8 @@ struct GoldenTests {
         try SystemTestFonts.require(SystemTestFonts.droid)
         assertGolden(
             try Self.label("价格 56.00 € 税込", radius: nil) {
-                $0.text.systemFallback = .fontconfig
-                $0.text.size = 28
+                $0.typography.systemFallback = .fontconfig
+                $0.typography.size = 28
             },
             named: "text-cjk-fallback",
             options: .exact
@@ -123,12 +123,12 @@ struct GoldenTests {
     @Test func colourEmoji() throws {
         try SystemTestFonts.require(SystemTestFonts.emoji)
         assertGolden(
-            try Self.label("🔥 19.99 € 😀", radius: nil) { $0.text.systemFallback = .fontconfig },
+            try Self.label("🔥 19.99 € 😀", radius: nil) { $0.typography.systemFallback = .fontconfig },
             named: "label-emoji-sharp",
             options: .exact
         )
         assertGolden(
-            try Self.label("🔥 19.99 € 😀") { $0.text.systemFallback = .fontconfig },
+            try Self.label("🔥 19.99 € 😀") { $0.typography.systemFallback = .fontconfig },
             named: "label-emoji-blurred",
             options: .exact
         )
@@ -136,7 +136,7 @@ struct GoldenTests {
 
     @Test func fittedToACanvas() throws {
         var style = LabelStyle()
-        style.text.systemFallback = .off
+        style.typography.systemFallback = .off
         style.canvas = try CanvasSize(width: 180, height: 60)
         style.padding = 4
         let fitted = try FitToCanvas.style(style, fitting: "56.00 €")
@@ -149,7 +149,7 @@ struct GoldenTests {
 
     @Test func tabularFigures() throws {
         assertGolden(
-            try Self.label("1111.11 €\n8888.88 €", radius: nil) { $0.text.features = ["tnum"] },
+            try Self.label("1111.11 €\n8888.88 €", radius: nil) { $0.typography.features = ["tnum"] },
             named: "text-tnum",
             options: .exact
         )

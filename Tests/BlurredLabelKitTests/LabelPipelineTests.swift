@@ -48,7 +48,7 @@ struct LabelPipelineTests {
         let decoy = try SecretFormat("##.## €").decoy(using: &generator)
         let plain = try BlurLevels.build(
             text: decoy,
-            style: LabelStyle(text: TextStyle(features: ["tnum"])),
+            style: LabelStyle(typography: TextStyle(features: ["tnum"])),
             maxRadius: 6,
             steps: 3
         )

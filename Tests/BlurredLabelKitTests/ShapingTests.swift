@@ -230,8 +230,8 @@ struct ReferenceRenderTests {
         )
         let reference = try PNGDecoder.decode(contentsOf: folder.appendingPathComponent(name + ".png").path)
         var style = LabelStyle(radius: 0)
-        style.text.size = 48
-        style.text.font = FontLibrary.embedded(try #require(FontLibrary.Embedded(rawValue: String(lines[0]))))
+        style.typography.size = 48
+        style.typography.font = FontLibrary.embedded(try #require(FontLibrary.Embedded(rawValue: String(lines[0]))))
         let ours = try BlurredLabel(text: String(lines[1]), style: style).image
         #expect(
             abs(ours.width - reference.width) <= 2 && abs(ours.height - reference.height) <= 2,

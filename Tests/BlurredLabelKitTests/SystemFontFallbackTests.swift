@@ -72,8 +72,8 @@ struct SystemFontFallbackTests {
         for text in ["56.00 €", "السعر ٥٦٫٠٠", "ราคา ๕๖"] {
             var on = LabelStyle()
             var off = LabelStyle()
-            off.text.systemFallback = .off
-            on.text.systemFallback = .fontconfig
+            off.typography.systemFallback = .off
+            on.typography.systemFallback = .fontconfig
             #expect(
                 try LabelPipeline(style: on).picture(of: text).image
                     == LabelPipeline(style: off).picture(of: text).image
@@ -253,11 +253,11 @@ struct FitToCanvasTests {
         style.canvas = try CanvasSize(width: 160, height: 48)
         style.padding = 3
         let fitted = try FitToCanvas.style(style, fitting: "56.00 €")
-        let size = fitted.text.size
+        let size = fitted.typography.size
         #expect(size > 10 && size < 48 && (size * 4).rounded() == size * 4)
         func content(_ size: Double) throws -> (Int, Int) {
             var s = style
-            s.text.size = size
+            s.typography.size = size
             let mask = try LabelPipeline(style: s).renderText("56.00 €").mask
             let pad = LabelPipeline.padding(radius: s.radius) + s.padding
             return (mask.width + 2 * pad, mask.height + 2 * pad)
@@ -269,7 +269,7 @@ struct FitToCanvasTests {
         // The fitted picture is not clipped and has the canvas's size; the same every time.
         let picture = try LabelPipeline(style: fitted).picture(of: "56.00 €")
         #expect(!picture.clipped && picture.image.width == 160 && picture.image.height == 48)
-        #expect(try FitToCanvas.style(style, fitting: "56.00 €").text.size == size)
+        #expect(try FitToCanvas.style(style, fitting: "56.00 €").typography.size == size)
     }
 
     @Test func tooSmallAndBadRequests() throws {

@@ -26,7 +26,7 @@ public final class BlurredLabel {
     /// How it looks. Only what a change affects is recomputed.
     public var style: LabelStyle {
         didSet {
-            if style.text != oldValue.text || style.secure != oldValue.secure {
+            if style.typography != oldValue.typography || style.secure != oldValue.secure {
                 rendered = nil
                 renderedDecoy = nil
                 dropBlurred()

@@ -40,7 +40,7 @@ public enum FitToCanvas {
         guard low <= high else { throw LabelError.badFitRange(minimum: minimumSize, maximum: maximumSize) }
         func fits(_ quarters: Int) throws -> Bool {
             var sized = style
-            sized.text.size = Double(quarters) * step
+            sized.typography.size = Double(quarters) * step
             let width: Int
             let height: Int
             do { (width, height) = try contentSize(text, style: sized) } catch ImageError.invalidSize {
@@ -57,7 +57,7 @@ public enum FitToCanvas {
             if try fits(middle) { low = middle } else { high = middle - 1 }
         }
         var fitted = style
-        fitted.text.size = Double(low) * step
+        fitted.typography.size = Double(low) * step
         return fitted
     }
 

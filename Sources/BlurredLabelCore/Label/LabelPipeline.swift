@@ -14,7 +14,7 @@ public struct LabelPipeline: Sendable {
 
     /// The text style actually used: secure mode adds tabular figures, so digits share one width.
     public var textStyle: TextStyle {
-        var text = style.text
+        var text = style.typography
         if style.secure != nil && !text.features.contains("tnum") { text.features.append("tnum") }
         return text
     }

@@ -1,7 +1,8 @@
 /// Everything about a label's look besides its text.
 public struct LabelStyle: Equatable, Sendable {
-    /// Font, size, features, direction, alignment, spacing, wrapping, outline.
-    public var text: TextStyle
+    /// How the text is set: font, size, features, direction, alignment, spacing, wrapping,
+    /// outline, system font fallback.
+    public var typography: TextStyle
     /// The text colour.
     public var color: Color
     /// What lies behind the text: white by default, any colour, or `.transparent`.
@@ -21,7 +22,7 @@ public struct LabelStyle: Equatable, Sendable {
     public static let maximumPadding = 4096
 
     public init(
-        text: TextStyle = TextStyle(),
+        typography: TextStyle = TextStyle(),
         color: Color = .black,
         background: Color = .white,
         canvas: CanvasSize? = nil,
@@ -29,13 +30,44 @@ public struct LabelStyle: Equatable, Sendable {
         secure: SecureOptions? = nil,
         padding: Int = 0
     ) {
-        self.text = text
+        self.typography = typography
         self.color = color
         self.background = background
         self.canvas = canvas
         self.radius = radius
         self.secure = secure
         self.padding = padding
+    }
+}
+
+extension LabelStyle {
+    /// The former name of `typography`.
+    @available(*, deprecated, renamed: "typography")
+    public var text: TextStyle {
+        get { typography }
+        set { typography = newValue }
+    }
+
+    /// The former spelling of `init(typography:…)`.
+    @available(*, deprecated, renamed: "init(typography:color:background:canvas:radius:secure:padding:)")
+    public init(
+        text: TextStyle,
+        color: Color = .black,
+        background: Color = .white,
+        canvas: CanvasSize? = nil,
+        radius: Double = 2.5,
+        secure: SecureOptions? = nil,
+        padding: Int = 0
+    ) {
+        self.init(
+            typography: text,
+            color: color,
+            background: background,
+            canvas: canvas,
+            radius: radius,
+            secure: secure,
+            padding: padding
+        )
     }
 }
 
