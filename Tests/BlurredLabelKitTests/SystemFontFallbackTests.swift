@@ -175,7 +175,7 @@ struct ColorGlyphTests {
         let font = try Font(path: path)
         #expect(font.hasColorLayers && !font.hasColorBitmaps)
         var style = LabelStyle(
-            text: TextStyle(font: font, size: 40, systemFallback: .off),
+            typography: TextStyle(font: font, size: 40, systemFallback: .off),
             color: try Color(parsing: "#0000ff")
         )
         style.radius = 0
