@@ -18,9 +18,9 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
-        // FriBiDi and jansson are linked from Debian's static archives (their module maps name
-        // `libfribidi.a` and `libjansson.a`; no pkg-config, whose flags would link the shared
-        // library too): each shared library costs every process start its opening, mapping,
+        // FriBiDi, jansson and libdeflate are linked from Debian's static archives (their module
+        // maps name `libfribidi.a`, `libjansson.a` and `libdeflate.a`; no pkg-config, whose flags
+        // would link the shared library too): each shared library costs every process start its opening, mapping,
         // relocation and symbol searches, about 0.15 ms each of a one-label run
         // (Benchmarks/run-oneshot). HarfBuzz, FreeType, libpng and zlib stay shared: Debian ships
         // no static HarfBuzz, and HarfBuzz loads the shared FreeType, libpng and zlib anyway.
@@ -32,6 +32,10 @@ let package = Package(
         // JSON for batch manifests and the comparison report (FoundationEssentials' coders would
         // add about 0.4 ms to every process start of the statically linked binary: README).
         .systemLibrary(name: "CJansson", providers: [.apt(["libjansson-dev"])]),
+        // libdeflate compresses small PNG files (labels) whole in one call: smaller files than
+        // zlib's, in fewer instructions (SmallPNGWriter). Linked from Debian's static archive, like
+        // FriBiDi and jansson; zlib stays for streams (libpng, ParallelPNGWriter).
+        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
@@ -46,7 +50,7 @@ let package = Package(
         // command-line tool, which links only this, starts without its runtime and libdispatch.
         .target(
             name: "BlurredLabelCore",
-            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson"]
+            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
         ),
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),
@@ -72,7 +76,7 @@ let package = Package(
         .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe"]),
         .executableTarget(
             name: "blurlabel-bench",
-            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter"],
+            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter", "CZlib"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
         // The checks for another machine (16 cores, AVX-512), without Foundation so its static

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Batch rendering benchmark: blurlabel's `batch` against Pillow with Raqm doing the same job
-(text in DejaVu Sans 32 px, Gaussian blur sigma 2.5 on a canvas padded by ceil(3*sigma), black on
-white, written as PNG files), side by side in one run.
+(text in DejaVu Sans at --size px, 48 by default, Gaussian blur sigma 2.5 on a canvas padded by
+ceil(3*sigma), black on white, written as PNG files), side by side in one run.
 
 Prints labels/s on one core and on all cores, peak memory (max RSS of the process doing the
 work), and bytes per PNG; then blurlabel's speed as a multiple of Pillow's. Also renders a
@@ -12,7 +12,15 @@ part for both sides. Run it with Benchmarks/run-batch (README).
 With --jobs 1,2,... it measures scaling instead: blurlabel's labels/s at each job count (best of
 --repeat runs), the speed-up over one job and the efficiency (speed-up / jobs). --compare PATH
 runs another blurlabel binary (say, a build of an older commit) in the same rounds, interleaved,
-so both see the same machine load.
+so both see the same machine load, and prints the median of the rounds' ratios (wall time and CPU
+time). --check-method runs the same rounds against an identical copy of the binary first (an A/A
+run): an A/B ratio means something only when the A/A one is within 3% of 1.
+
+With --pairs N it measures what one process with two jobs gives against two separate one-job
+processes, each taking half the manifest, at the same time: N interleaved rounds, the median of
+the rounds' ratios (labels/s of the one process / labels/s of the two).
+
+--smoke runs every mode once at its smallest size without the peers (CI: it keeps working).
 """
 import argparse, math, os, random, shutil, subprocess, sys, tempfile, time
 
@@ -24,7 +32,7 @@ import io, math, os, sys, time
 from multiprocessing import Pool
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 mode, manifest, out, processes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-font = ImageFont.truetype(sys.argv[5], 32, layout_engine=ImageFont.Layout.RAQM)
+font = ImageFont.truetype(sys.argv[5], int(sys.argv[6]), layout_engine=ImageFont.Layout.RAQM)
 pad = math.ceil(3 * 2.5)
 def render(job):
     text, name = job
@@ -70,11 +78,18 @@ def folder_bytes(path):
     return total / max(1, n), n
 
 
-def manifest(path, count, seed=1):
+def manifest(path, count, seed=1, size=32, first=0):
     random.seed(seed)
+    extra = "" if size == 32 else ',"size":%d' % size
     with open(path, "w", encoding="utf-8") as f:
-        for i in range(count):
-            f.write('{"text":"%d.%02d \u20ac","output":"t%07d.png"}\n' % (random.randint(0, 99), random.randint(0, 99), i))
+        for i in range(first, first + count):
+            f.write('{"text":"%d.%02d \u20ac","output":"t%07d.png"%s}\n' % (random.randint(0, 99), random.randint(0, 99), i, extra))
+
+
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
 
 
 def main():
@@ -85,19 +100,36 @@ def main():
     parser.add_argument("--jobs", help="comma-separated job counts: measure scaling only (e.g. 1,2)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per job count with --jobs; the best is kept")
     parser.add_argument("--compare", help="with --jobs: another blurlabel binary measured in the same rounds")
+    parser.add_argument("--check-method", action="store_true",
+                        help="with --jobs: first the same rounds against an identical copy of the binary (A/A)")
+    parser.add_argument("--pairs", type=int, help="rounds of one process with two jobs against two one-job processes")
+    parser.add_argument("--size", type=int, default=48, help="text size in px (both sides; default 48)")
+    parser.add_argument("--smoke", action="store_true", help="every mode once, smallest size, no peers (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        smoke(args)
+        return
     cores = os.cpu_count()
     base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     work = tempfile.mkdtemp(prefix="blurlabel-batch-", dir=base)
-    if args.jobs:
+    if args.jobs or args.pairs:
         try:
-            scaling(args, work, base)
+            if args.jobs:
+                if args.check_method:
+                    copy = os.path.join(work, "blurlabel-copy")
+                    shutil.copy2(args.blurlabel, copy)
+                    print("A/A check: this build against an identical copy of itself")
+                    scaling(args, work, base, compare=copy)
+                    print()
+                scaling(args, work, base, compare=args.compare)
+            if args.pairs:
+                pairs(args, work, base)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return
     try:
         m = os.path.join(work, "manifest.jsonl")
-        manifest(m, args.count)
+        manifest(m, args.count, size=args.size)
         font = os.path.join(ROOT, "Fonts", "DejaVuSans.ttf")
         rows = []
         for jobs in (1, cores):
@@ -111,13 +143,13 @@ def main():
             for processes in (1, cores):
                 out = os.path.join(work, f"pillow-{mode}-{processes}")
                 os.makedirs(out)
-                _, wall, rss = run_measured([sys.executable, "-c", PILLOW_WORKER, mode, m, out, str(processes), font])
+                _, wall, rss = run_measured([sys.executable, "-c", PILLOW_WORKER, mode, m, out, str(processes), font, str(args.size)])
                 size, n = folder_bytes(out)
                 assert n == args.count
                 label = f"Pillow+Raqm {mode}, {processes} process{'es' if processes > 1 else ''}"
                 rows.append((label, processes, args.count / wall, rss, size))
                 shutil.rmtree(out)
-        print(f"{args.count} random price tags (\"NN.NN €\", DejaVu Sans 32 px, sigma 2.5, black on white), {cores} cores, output on {'tmpfs' if base else 'disk'}")
+        print(f"{args.count} random price tags (\"NN.NN €\", DejaVu Sans {args.size} px, sigma 2.5, black on white), {cores} cores, output on {'tmpfs' if base else 'disk'}")
         print(f"{'renderer':34} {'labels/s':>9} {'per core':>9} {'peak MB':>8} {'bytes/PNG':>10}")
         for name, workers, rate, rss, size in rows:
             print(f"{name:34} {rate:9.0f} {rate / workers:9.0f} {rss:8.1f} {size:10.0f}")
@@ -125,6 +157,9 @@ def main():
         for name, workers, rate, rss, size in rows[2:]:
             ours = ours1 if workers == 1 else oursN
             print(f"blurlabel vs {name}: {ours / rate:.1f}x the labels/s, {rows[0][4] / size:.2f}x the bytes per file")
+        fastest = max(rate for name, workers, rate, rss, size in rows[2:] if workers == 1)
+        print(f"one job against the faster one-process Pillow: {ours1 / fastest:.1f}x (goal: at least 15x); "
+              f"{rows[0][4]:.0f} bytes per PNG")
         # Streaming: memory stays flat as the manifest grows.
         big = os.path.join(work, "big.jsonl")
         manifest(big, args.streaming_count, seed=2)
@@ -137,14 +172,16 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
-def scaling(args, work, base):
+def scaling(args, work, base, compare=None):
     """labels/s per job count, speed-up and efficiency; optionally a second binary alongside."""
     counts = [int(j) for j in args.jobs.split(",")]
     m = os.path.join(work, "manifest.jsonl")
-    manifest(m, args.count)
-    binaries = [("this build", args.blurlabel)] + ([("compared", args.compare)] if args.compare else [])
+    manifest(m, args.count, size=args.size)
+    binaries = [("this build", args.blurlabel)] + ([("compared", compare)] if compare else [])
     best, cpu_best = {}, {}
+    rounds = []  # per round: {(name, jobs): (labels/s, CPU us/label)}
     for _ in range(args.repeat):
+        rounds.append({})
         for jobs in counts:
             for name, binary in binaries:
                 out = os.path.join(work, "out")
@@ -154,10 +191,11 @@ def scaling(args, work, base):
                 shutil.rmtree(out)
                 rate = args.count / wall
                 best[(name, jobs)] = max(best.get((name, jobs), 0), rate)
+                rounds[-1][(name, jobs)] = (rate, cpu[0] / args.count * 1e6)
                 cpu_best[(name, jobs)] = min(cpu_best.get((name, jobs), math.inf), cpu[0] / args.count * 1e6)
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
-    print(f"{args.count} random price tags, {os.cpu_count()} cores, output on {'tmpfs' if base else 'disk'}, best of {args.repeat}, load average {load} at the end")
+    print(f"{args.count} random price tags at {args.size} px, {os.cpu_count()} cores, output on {'tmpfs' if base else 'disk'}, best of {args.repeat}, load average {load} at the end")
     print("(CPU us/label: user + system time per label; when it stays flat as jobs grow, the workers do not slow each other down)")
     print(f"{'binary':12} {'jobs':>4} {'labels/s':>9} {'speed-up':>9} {'efficiency':>10} {'CPU us/label':>13}")
     for name, binary in binaries:
@@ -166,9 +204,67 @@ def scaling(args, work, base):
             rate = best[(name, jobs)]
             speedup = rate / one * counts[0]
             print(f"{name:12} {jobs:4d} {rate:9.0f} {speedup:8.2f}x {speedup / jobs:9.0%} {cpu_best[(name, jobs)]:13.0f}")
-    if args.compare:
+    if compare:
         for jobs in counts:
-            print(f"jobs {jobs}: this build / compared = {best[('this build', jobs)] / best[('compared', jobs)]:.2f}x")
+            wall = median([r[("this build", jobs)][0] / r[("compared", jobs)][0] for r in rounds])
+            cpu = median([r[("compared", jobs)][1] / r[("this build", jobs)][1] for r in rounds])
+            print(f"jobs {jobs}: this build / compared = {best[('this build', jobs)] / best[('compared', jobs)]:.2f}x (best of each); "
+                  f"median of the rounds' ratios: {wall:.3f}x labels/s, {cpu:.3f}x less CPU per label")
+
+
+def pairs(args, work, base):
+    """One process with two jobs against two one-job processes on the two halves, at once."""
+    half = args.count // 2
+    whole = os.path.join(work, "pairs.jsonl")
+    manifest(whole, 2 * half, size=args.size)
+    halves = [os.path.join(work, f"pairs-{i}.jsonl") for i in range(2)]
+    with open(whole, encoding="utf-8") as f:
+        lines = f.readlines()
+    for i, path in enumerate(halves):
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(lines[i * half:(i + 1) * half])
+    ratios, one_rates, two_rates = [], [], []
+    for r in range(args.pairs):
+        results = {}
+        for kind in (("one", "two") if r % 2 == 0 else ("two", "one")):
+            out = os.path.join(work, "pairs-out")
+            t0 = time.perf_counter()
+            if kind == "one":
+                run_measured([args.blurlabel, "batch", whole, "--out", out, "--jobs", "2"])
+            else:
+                # Each its own folder: two batches never share one (`batch` may lock it).
+                procs = [subprocess.Popen([args.blurlabel, "batch", h, "--out", f"{out}-{i}", "--jobs", "1"],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i, h in enumerate(halves)]
+                if any(p.wait() != 0 for p in procs):
+                    sys.exit("a one-job batch failed")
+            results[kind] = 2 * half / (time.perf_counter() - t0)
+            folders = [out] if kind == "one" else [f"{out}-{i}" for i in range(2)]
+            assert sum(folder_bytes(f)[1] for f in folders) == 2 * half
+            for f in folders:
+                shutil.rmtree(f)
+        one_rates.append(results["one"]); two_rates.append(results["two"])
+        ratios.append(results["one"] / results["two"])
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    print(f"{2 * half} price tags at {args.size} px, output on {'tmpfs' if base else 'disk'}, {args.pairs} interleaved rounds, load average {load} at the end")
+    print(f"one process, --jobs 2: median {median(one_rates):.0f} labels/s; two one-job processes: median {median(two_rates):.0f} labels/s")
+    print(f"one process / two processes: median of the rounds' ratios {median(ratios):.3f} (goal: at least 0.97); rounds "
+          + ", ".join(f"{x:.3f}" for x in ratios))
+
+
+def smoke(args):
+    """Every mode once, at its smallest size, without the peers: the benchmark keeps working (CI)."""
+    args.count, args.repeat = 40, 1
+    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    work = tempfile.mkdtemp(prefix="blurlabel-batch-", dir=base)
+    try:
+        args.jobs, args.pairs = "1,2", 1
+        copy = os.path.join(work, "blurlabel-copy")
+        shutil.copy2(args.blurlabel, copy)
+        scaling(args, work, base, compare=copy)
+        pairs(args, work, base)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -216,6 +216,13 @@ do {
             let e = try encoder.encode(out, plan: plan)
             print(String(format: "  %@: %.1f ms, %d bytes", name as NSString, (now() - t0) * 1000, e.count))
         }
+    case "label-phases":
+        // Where one batch label's time goes (args: COUNT SIZE FOLDER).
+        try LabelPhases.run(
+            count: args.count > 2 ? Int(args[2]) ?? 2000 : 2000,
+            size: args.count > 3 ? Double(args[3]) ?? 48 : 48,
+            folder: args.count > 4 ? args[4] : NSTemporaryDirectory() + "blurlabel-phases"
+        )
     case "secure-redact":
         // A full-frame secure region on a 1920×1080 picture (fill from outside + blur), in-process.
         let width = 1920
@@ -256,7 +263,7 @@ do {
         try Attack.run(sigmas: sigmas, trials: trials)
     default:
         FileHandle.standardError.write(
-            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | secure-redact | attack [SIGMAS] [TRIALS]\n"
+            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS]\n"
                 .data(using: .utf8)!
         )
         exit(2)

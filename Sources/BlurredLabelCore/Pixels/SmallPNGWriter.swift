@@ -1,20 +1,18 @@
-import CZlib
-
-/// PNG files for small images (labels) compressed with zlib's run-length strategy: the same bytes
-/// libpng writes for them, without libpng's per-row path. On a one-label process libpng's scalar
-/// Paeth filter and row bookkeeping were about 0.2 M of its 3.4 M instructions (callgrind,
-/// Benchmarks/run-oneshot); here the filter is one vectorised Swift loop and zlib gets the whole
-/// filtered image in one call. zlib still does all the compressing.
+/// PNG files for small images (labels), compressed whole by libdeflate in one call, without
+/// libpng's per-row path: the row filter is one vectorised Swift loop, and libdeflate
+/// (Debian's libdeflate-dev, linked from its static archive) compresses the filtered image
+/// straight from memory, where zlib streamed it. On a 48 px price tag's 13.8 KB of filtered rows,
+/// libdeflate's level 1 wrote 6,086 bytes against zlib's 6,542 with the run-length strategy the
+/// writer used before, with about 40% fewer instructions (Benchmarks/README.md).
 ///
-/// Same bytes as libpng (`SmallPNGWriterTests` compares the two over every colour plan, bit depth
-/// and size class): the chunks libpng writes for these images (IHDR, PLTE and tRNS for a palette,
-/// IDAT, IEND), its window size for small data (the one `PNGEncoder.windowBits` asks libpng for,
-/// then lowered while the data and zlib's 262-byte lookahead fit in half of it), the zlib header it then rewrites to the smallest window that holds the data, and its
-/// IDAT chunks of 8,192 bytes, and its rule that a one-pixel-wide or one-row image is not
-/// Paeth-filtered. Handled: images up to `PNGEncoder.smallImagePixels` with the run-length
-/// strategy and the Paeth filter or none, at compression levels 1–9 (level 0 stores, and zlib's
-/// stored blocks depend on how the input is handed over); `PNGEncoder` sends everything else to
-/// libpng.
+/// The same pixels and the same filtered data as libpng (`SmallPNGWriterTests` decodes both over
+/// every colour plan, bit depth and size class): the chunks libpng writes for these images (IHDR,
+/// PLTE and tRNS for a palette, IDAT, IEND), the zlib header narrowed to the smallest window that
+/// holds the data (as libpng does), IDAT chunks of 8,192 bytes, and libpng's rule that a
+/// one-pixel-wide or one-row image is not Paeth-filtered; files no larger than libpng's with
+/// zlib's run-length strategy. Handled: images up to `PNGEncoder.smallImagePixels` with the
+/// Paeth filter or none, at compression levels 1–9 (`deflateLevel` maps them to libdeflate's);
+/// level 0 (stored) and everything else go to libpng.
 enum SmallPNGWriter {
     /// libpng's compressed-data buffer (PNG_ZBUF_SIZE): each IDAT holds at most this much.
     static let idatBytes = 8192
@@ -61,9 +59,11 @@ enum SmallPNGWriter {
             }
             count = dataCount
         }
-        guard var stream = compress(filtered, level: level, windowBits: windowBits(dataCount: dataCount)) else {
-            return nil
+        let compressed = filtered.withUnsafeBytes { data -> [UInt8]? in
+            guard let base = data.baseAddress else { return nil }
+            return DeflateCompressors.zlibStream(base, count: data.count, level: deflateLevel(level))
         }
+        guard var stream = compressed else { return nil }
         narrowHeader(&stream, dataCount: dataCount)
 
         return PNGFileLayout.file(
@@ -77,57 +77,13 @@ enum SmallPNGWriter {
         )
     }
 
-    /// The window libpng compresses with: the one `PNGEncoder.windowBits` asks for, then as libpng
-    /// lowers it for data of 16 KB or less: halved while the data plus zlib's 262 bytes of
-    /// lookahead still fit in half of it.
-    static func windowBits(dataCount: Int) -> Int32 {
-        var bits = PNGEncoder.windowBits(dataCount: dataCount)
-        if dataCount <= 16384 {
-            while dataCount + 262 <= 1 << (bits - 1) { bits -= 1 }
-        }
-        return bits
-    }
-
-    /// zlib's memory level: its symbol buffer (2^(level + 6) symbols) ends a block when it fills,
-    /// so a level whose buffer holds more symbols than the data has bytes ends no block early and
-    /// gives the bytes level 8 gives (run-length matching never reads the hash table, the other
-    /// thing the level sizes). The smallest such level, or 8: a label's 6 KB of data needs 7, and
-    /// zlib clears and allocates half as much.
-    static func memoryLevel(dataCount: Int) -> Int32 {
-        for level in 1...7 where (1 << (level + 6)) - 2 >= dataCount { return Int32(level) }
-        return 8
-    }
-
-    /// The zlib stream of `data`: run-length strategy, one call.
-    static func compress(_ data: [UInt8], level: Int, windowBits: Int32) -> [UInt8]? {
-        var z = z_stream()
-        guard
-            deflateInit2_(
-                &z,
-                Int32(level),
-                Z_DEFLATED,
-                windowBits,
-                memoryLevel(dataCount: data.count),
-                Z_RLE,
-                ZLIB_VERSION,
-                Int32(MemoryLayout<z_stream>.size)
-            ) == Z_OK
-        else { return nil }
-        defer { deflateEnd(&z) }
-        let capacity = Int(deflateBound(&z, uLong(data.count)))
-        var out = [UInt8](repeating: 0, count: capacity)
-        let status = data.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                z.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                z.avail_in = uInt(input.count)
-                z.next_out = output.baseAddress
-                z.avail_out = uInt(capacity)
-                return deflate(&z, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END, z.avail_in == 0 else { return nil }
-        out.removeLast(Int(z.avail_out))
-        return out
+    /// libdeflate's level for a zlib level (1–9): its level 1 for 1 to 6, the default included
+    /// (smaller files than zlib's run-length matching gave at any level, in fewer instructions,
+    /// with the smallest compressor: 200 KB); the same number for 7 to 9, which ask for small
+    /// files before speed. (libdeflate's levels 10–12 would each keep 8.8 MB a thread for 3% less.)
+    /// Measured on labels: Benchmarks/README.md.
+    static func deflateLevel(_ zlibLevel: Int) -> Int32 {
+        zlibLevel <= 6 ? 1 : Int32(min(zlibLevel, 9))
     }
 
     /// The zlib header rewritten to the smallest window that holds `dataCount` bytes (a window a

@@ -9,7 +9,7 @@ struct PlacedGlyph {
 
 /// Text set into lines: paragraphs split at newlines, itemized, shaped, wrapped, reordered
 /// visually and aligned.
-struct TextLayout {
+package struct TextLayout {
     let glyphs: [PlacedGlyph]
     /// Width of the widest line and height of all line boxes, in pixels.
     let width: Double
@@ -21,7 +21,7 @@ struct TextLayout {
     /// line each.
     let fontWarnings: [String]
 
-    init(text: String, style: TextStyle) throws {
+    package init(text: String, style: TextStyle) throws {
         try style.validate()
         let features = try ShapingFeatures(style.features)
         let (fonts, scriptFonts) = FontLibrary.chain(primary: style.font)

@@ -1,0 +1,123 @@
+import BlurredLabelCore
+import CZlib
+import Foundation
+
+/// `label-phases [COUNT] [SIZE] [FOLDER]`: where one batch label's time goes, phase by phase, over
+/// COUNT random price tags ("NN.NN €") at SIZE px: shape (HarfBuzz layout), raster (glyph bitmaps
+/// into the ink mask), blur (padding and the Gaussian), composite (colour on the canvas), encode
+/// (colour plan, row filter, compression, chunks) and write (a file of FOLDER, temporary file and
+/// rename, as `FileIO.write`). Each phase is timed over all labels in a row, so each runs warm.
+/// Encode is also shown with zlib's run-length compression in place of libdeflate's (the writer
+/// before issue 32): the same filtered rows, compressed as the old writer did.
+enum LabelPhases {
+    static func run(count: Int, size: Double, folder: String) throws {
+        var random = SystemRandomNumberGenerator()
+        let texts = (0..<count).map { _ in
+            String(format: "%d.%02d €", Int.random(in: 0...99, using: &random), Int.random(in: 0...99, using: &random))
+        }
+        let style = LabelStyle(text: TextStyle(size: size))
+        let pipeline = LabelPipeline(style: style)
+        let padding = pipeline.padding(radius: style.radius)
+        var phases: [(String, Double)] = []
+        func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+            let t0 = now()
+            let result = try body()
+            phases.append((name, (now() - t0) / Double(count) * 1e6))
+            return result
+        }
+        try timed("shape") { for text in texts { _ = try TextLayout(text: text, style: style.text) } }
+        let rendered = try timed("shape + raster") { try texts.map { try pipeline.renderText($0) } }
+        phases[1].1 -= phases[0].1
+        phases[1].0 = "raster"
+        let blurred = try timed("blur") {
+            try rendered.map { text in
+                try pipeline.blurred(
+                    try pipeline.maskToBlur(text: { text }, decoy: nil, padding: padding),
+                    radius: style.radius
+                )
+            }
+        }
+        let images = try timed("composite") { try blurred.map { try pipeline.composite($0).image } }
+        let files = try timed("encode") { try images.map { try PNGEncoder().encode($0) } }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try timed("write") {
+            for (i, file) in files.enumerated() { try FileIO.write(file, to: "\(folder)/t\(i).png") }
+        }
+        // The same filtered rows through zlib's run-length strategy, in one call, as before.
+        let filtered = files.map { inflatedData($0) }
+        var zlibBytes = 0
+        let zlibTime = timedSeconds {
+            for data in filtered { zlibBytes += runLengthStream(data) }
+        }
+        var deflateBytes = 0
+        for file in files { deflateBytes += file.count }
+        print(String(format: "%d price tags at %.0f px, microseconds per label:", count, size))
+        var total = 0.0
+        for (name, micros) in phases {
+            print(String(format: "  %-10@ %8.1f", name as NSString, micros))
+            total += micros
+        }
+        print(String(format: "  %-10@ %8.1f", "total" as NSString, total))
+        print(
+            String(
+                format:
+                    "PNG: %.0f bytes a label (libdeflate); zlib run-length, as before: %.0f bytes of stream, %.1f us a label",
+                Double(deflateBytes) / Double(count),
+                Double(zlibBytes) / Double(count),
+                zlibTime / Double(count) * 1e6
+            )
+        )
+    }
+
+    private static func timedSeconds(_ body: () -> Void) -> Double {
+        let t0 = now()
+        body()
+        return now() - t0
+    }
+
+    /// The filtered rows of a PNG file (its IDAT data inflated).
+    private static func inflatedData(_ file: [UInt8]) -> [UInt8] {
+        var stream: [UInt8] = []
+        var offset = 8
+        while offset + 12 <= file.count {
+            let length = file[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if file[offset + 4..<offset + 8].elementsEqual("IDAT".utf8) {
+                stream += file[offset + 8..<offset + 8 + length]
+            }
+            offset += 12 + length
+        }
+        var out = [UInt8](repeating: 0, count: 1 << 22)
+        var length = uLongf(out.count)
+        guard uncompress(&out, &length, stream, uLong(stream.count)) == Z_OK else { return [] }
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// The size of zlib's run-length stream of `data` as the old writer made it (window and
+    /// memory level sized to the data, one call).
+    private static func runLengthStream(_ data: [UInt8]) -> Int {
+        var z = z_stream()
+        var bits: Int32 = 9
+        while bits < 15 && (1 << bits) < data.count { bits += 1 }
+        var memoryLevel: Int32 = 8
+        for level in 1...7 where (1 << (level + 6)) - 2 >= data.count {
+            memoryLevel = Int32(level)
+            break
+        }
+        guard
+            deflateInit2_(&z, 6, Z_DEFLATED, bits, memoryLevel, Z_RLE, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
+        else { return 0 }
+        defer { deflateEnd(&z) }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&z, uLong(data.count))))
+        let capacity = out.count
+        return data.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                z.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                z.avail_in = uInt(input.count)
+                z.next_out = output.baseAddress
+                z.avail_out = uInt(capacity)
+                return deflate(&z, Z_FINISH) == Z_STREAM_END ? capacity - Int(z.avail_out) : 0
+            }
+        }
+    }
+}
