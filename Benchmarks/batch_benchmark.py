@@ -105,12 +105,13 @@ def main():
     parser.add_argument("--pairs", type=int, help="rounds of one process with two jobs against two one-job processes")
     parser.add_argument("--size", type=int, default=48, help="text size in px (both sides; default 48)")
     parser.add_argument("--smoke", action="store_true", help="every mode once, smallest size, no peers (CI)")
+    parser.add_argument("--on-disk", action="store_true", help="outputs in the system's temporary folder, not tmpfs")
     args = parser.parse_args()
     if args.smoke:
         smoke(args)
         return
     cores = os.cpu_count()
-    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) and not args.on_disk else None
     work = tempfile.mkdtemp(prefix="blurlabel-batch-", dir=base)
     if args.jobs or args.pairs:
         try:
@@ -157,8 +158,8 @@ def main():
         for name, workers, rate, rss, size in rows[2:]:
             ours = ours1 if workers == 1 else oursN
             print(f"blurlabel vs {name}: {ours / rate:.1f}x the labels/s, {rows[0][4] / size:.2f}x the bytes per file")
-        fastest = max(rate for name, workers, rate, rss, size in rows[2:] if workers == 1)
-        print(f"one job against the faster one-process Pillow: {ours1 / fastest:.1f}x (goal: at least 15x); "
+        rgb = next(rate for name, workers, rate, rss, size in rows[2:] if workers == 1 and " RGB" in name)
+        print(f"one job against one Pillow+Raqm RGB process (issue 32's measure): {ours1 / rgb:.1f}x (goal: at least 15x); "
               f"{rows[0][4]:.0f} bytes per PNG")
         # Streaming: memory stays flat as the manifest grows.
         big = os.path.join(work, "big.jsonl")
