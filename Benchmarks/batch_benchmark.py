@@ -224,20 +224,26 @@ def pairs(args, work, base):
     for i, path in enumerate(halves):
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(lines[i * half:(i + 1) * half])
-    ratios, one_rates, two_rates = [], [], []
+    ratios, cpu_ratios, one_rates, two_rates = [], [], [], []
     for r in range(args.pairs):
-        results = {}
+        results, cpu = {}, {}
         for kind in (("one", "two") if r % 2 == 0 else ("two", "one")):
             out = os.path.join(work, "pairs-out")
             t0 = time.perf_counter()
             if kind == "one":
-                run_measured([args.blurlabel, "batch", whole, "--out", out, "--jobs", "2"])
+                used = []
+                run_measured([args.blurlabel, "batch", whole, "--out", out, "--jobs", "2"], used)
+                cpu[kind] = used[0]
             else:
                 # Each its own folder: two batches never share one (`batch` may lock it).
                 procs = [subprocess.Popen([args.blurlabel, "batch", h, "--out", f"{out}-{i}", "--jobs", "1"],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i, h in enumerate(halves)]
-                if any(p.wait() != 0 for p in procs):
-                    sys.exit("a one-job batch failed")
+                cpu[kind] = 0
+                for p in procs:
+                    _, status, usage = os.wait4(p.pid, 0)
+                    if os.waitstatus_to_exitcode(status) != 0:
+                        sys.exit("a one-job batch failed")
+                    cpu[kind] += usage.ru_utime + usage.ru_stime
             results[kind] = 2 * half / (time.perf_counter() - t0)
             folders = [out] if kind == "one" else [f"{out}-{i}" for i in range(2)]
             assert sum(folder_bytes(f)[1] for f in folders) == 2 * half
@@ -245,11 +251,13 @@ def pairs(args, work, base):
                 shutil.rmtree(f)
         one_rates.append(results["one"]); two_rates.append(results["two"])
         ratios.append(results["one"] / results["two"])
+        cpu_ratios.append(cpu["two"] / cpu["one"])
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     print(f"{2 * half} price tags at {args.size} px, output on {'tmpfs' if base else 'disk'}, {args.pairs} interleaved rounds, load average {load} at the end")
     print(f"one process, --jobs 2: median {median(one_rates):.0f} labels/s; two one-job processes: median {median(two_rates):.0f} labels/s")
-    print(f"one process / two processes: median of the rounds' ratios {median(ratios):.3f} (goal: at least 0.97); rounds "
+    print(f"one process / two processes: median of the rounds' ratios {median(ratios):.3f} in labels/s (goal: at least 0.97), "
+          f"{median(cpu_ratios):.3f} in CPU time per label (two processes' / one process's); labels/s rounds "
           + ", ".join(f"{x:.3f}" for x in ratios))
 
 
