@@ -47,6 +47,16 @@ final class LabelService: Sendable {
             )
         default: break
         }
+        // A hit is looked up by the whole path, signature included: it was verified when it was
+        // stored, so a hit needs no HMAC (a path with another signature is a miss, checked below).
+        if let entry = cache?.entry(request.path) {
+            metrics.cacheHit()
+            let headers = [("ETag", entry.etag), ("Cache-Control", Self.immutable)]
+            if let match = request.header("If-None-Match"), Self.matches(match, entry.etag) {
+                return HTTPResponse(status: 304, headers: headers)
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + headers, body: entry.png)
+        }
         guard let (signature, rest) = LabelPath.split(request.path) else {
             return .text(404, "not found: labels are /SIGNATURE/options/TEXT.png")
         }
@@ -62,10 +72,6 @@ final class LabelService: Sendable {
         if let match = request.header("If-None-Match"), Self.matches(match, etag) {
             return HTTPResponse(status: 304, headers: cached)
         }
-        if let entry = cache?.entry(rest) {
-            metrics.cacheHit()
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: entry.png)
-        }
         let label: LabelPath
         do { label = try LabelPath(rest: rest, keys: keys) } catch { return .text(400, error.description) }
         metrics.cacheMiss()
@@ -73,7 +79,7 @@ final class LabelService: Sendable {
             do {
                 let png = try URLLabelOptions.png(label.options, text: label.text)
                 metrics.rendered()
-                cache?.insert(rest, PNGCache.Entry(png: png, etag: etag))
+                cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
                 responder.respond(
                     HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: png)
                 )

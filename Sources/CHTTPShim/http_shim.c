@@ -19,7 +19,7 @@ struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_Ac
     address.sin_family = AF_INET;
     address.sin_port = settings->port;
     address.sin_addr.s_addr = settings->address;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_TURBO;
     return MHD_start_daemon(
         flags, ntohs(settings->port), NULL, NULL, handler, handler_context,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
