@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe"]),
         .executableTarget(
             name: "blurlabel-bench",
-            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter", "CZlib"],
+            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter", "CZlib", "CDeflate"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
         // The checks for another machine (16 cores, AVX-512), without Foundation so its static
