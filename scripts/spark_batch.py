@@ -7,7 +7,8 @@ JSON lines on standard input and answers one JSON result per line on standard ou
 is whole and published only where nothing has its name (see docs/batch-concurrency.md).
 Outputs named twice are refused before anything is rendered. Local mode by default; any cluster
 with --master (every executor needs the blurlabel binary at the same path and DIR on a shared
-file system; where Spark retries failed tasks, pass --resume so a retry skips what is done).
+file system). A task that Spark retries finds the outputs its first attempt wrote holding the
+same bytes, and those lines are done; --resume skips them without rendering them again.
 
 Nothing is lost quietly: the results of every partition are counted against its input lines,
 and Spark checks each child's exit status (checkCode=True). A partition whose child died, or

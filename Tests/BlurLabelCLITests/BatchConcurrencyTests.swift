@@ -107,8 +107,8 @@ struct BatchConcurrencyTests {
     }
 
     /// Without --resume or --force an output is only ever published where nothing has its name:
-    /// one that appears after the scan (another process wrote it) is kept, and the line is done
-    /// only when it holds the same bytes.
+    /// one that is there (written before, or by another process after the scan) is kept, and the
+    /// line is done only when it holds the same bytes.
     @Test func anOutputWrittenMeanwhileIsKept() throws {
         let folder = try temporaryFolder()
         let out = folder + "/out"
@@ -124,7 +124,7 @@ struct BatchConcurrencyTests {
         #expect(try outputFolder.write(reference, to: "new.png", publish: .keeping) == .written)
         #expect(Self.leftovers(in: out).isEmpty)
 
-        // A run whose scan found none of them (as when they appear after it).
+        // A run whose scan found none of them (as when they appear after it), or `batch -`.
         var pipe: [Int32] = [0, 0]
         #expect(Darwin_or_Glibc_pipe(&pipe) == 0)
         let text = BatchTests.good.prefix(3).joined(separator: "\n") + "\n"
@@ -137,7 +137,7 @@ struct BatchConcurrencyTests {
             folder: outputFolder,
             jobs: 2,
             shard: .all,
-            existing: .refuseScanned,
+            existing: .refuse,
             streaming: false,
             progress: BatchProgress(total: nil, output: output),
             output: output
@@ -145,7 +145,7 @@ struct BatchConcurrencyTests {
         close(pipe[0])
         #expect(status == 2)
         #expect(
-            captured.err.contains("line 2: output 'tag2.png' was written by another process while this line rendered")
+            captured.err.contains("line 2: output 'tag2.png' already exists and holds something else; kept")
                 && captured.err.contains("rendered 2, skipped 0, failed 1"),
             "\(captured.err)"
         )
@@ -186,6 +186,29 @@ struct BatchConcurrencyTests {
             #expect(String(decoding: data, as: UTF8.self).contains("batch did not start: "), "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
+    }
+
+    /// `batch -` given lines it already rendered (a Spark task retried) finds the same bytes there:
+    /// every line is done, exit 0; a line whose output holds something else fails, and is kept.
+    @Test(.enabled(if: executable != nil)) func standardInputGivenTheSameLinesAgainFinishesThem() throws {
+        let folder = try temporaryFolder()
+        let manifest = try writeManifest(Array(Self.manifestLines.prefix(10)), in: folder)
+        for round in 1...2 {
+            if round == 2 { try FileIO.write(Array("other".utf8), to: folder + "/out/c1.png") }
+            let results = Pipe()
+            let process = try Self.start(
+                ["batch", "-", "--out", folder + "/out"],
+                input: FileHandle(forReadingAtPath: manifest),
+                output: results
+            )
+            let answered = Self.results(results.fileHandleForReading.readDataToEndOfFile())
+            process.waitUntilExit()
+            #expect(answered.map(\.line) == Array(1...10), "round \(round)")
+            #expect(answered.map(\.ok) == [round == 1] + Array(repeating: true, count: 9), "round \(round)")
+            #expect(process.terminationStatus == (round == 1 ? 0 : 2), "round \(round)")
+        }
+        #expect(try FileIO.read(folder + "/out/c1.png") == Array("other".utf8))
+        #expect(Self.leftovers(in: folder + "/out").isEmpty)
     }
 
     /// Killed in the middle (SIGKILL: nothing of its own runs), `batch -` has answered a gap-free

@@ -38,13 +38,14 @@ enum BatchCommand {
             A bad line is reported with its number and does not stop the others; the exit status is 2 if
             any line failed. In a manifest file, lines naming the same output are an error found before
             rendering starts; lines from standard input are not read ahead, so there a later line finds
-            an earlier one's output as an existing file (refused, or replaced with --force).
+            an earlier one's output as an existing file (kept, or replaced with --force).
             With '-' as the manifest, lines come from standard input and one JSON result per line goes to
             standard output, in input order: {"line":1,"output":"a.png","ok":true} (Spark's RDD.pipe);
             a run that cannot start answers every line with "ok":false and exits 2.
             Any number of batches may write into one DIR at once (shards, Spark partitions): an output
-            is published only where nothing has its name yet, so one another run wrote meanwhile is
-            kept (the same bytes: the line is done; else the line fails); --force replaces it.
+            is published only where nothing has its name yet; one already there (written before, or by
+            another run meanwhile) is kept: holding the same bytes, the line is done, else the line
+            fails; --resume skips it, --force replaces it.
             """
     )
 
@@ -144,9 +145,8 @@ enum BatchCommand {
         }
         // The folder is made only once the run is known to go ahead.
         if folder == nil { folder = try OutputFolder(path: folderPath, create: true) }
-        // With a scanned manifest, the scan has looked for every output; one that appears later
-        // was written by another process, and is kept when the file is published.
-        let existing: BatchRunner.Existing = resume ? .skip : force ? .redo : scanned ? .refuseScanned : .refuse
+        // An output that exists when its line is published is kept (see `BatchRunner.Existing`).
+        let existing: BatchRunner.Existing = resume ? .skip : force ? .redo : .refuse
         let runner = BatchRunner(
             reader: reader,
             folder: folder!,

@@ -22,13 +22,12 @@ final class BatchRunner: Sendable {
         case skip
         /// `--force`: rendered and replaced.
         case redo
-        /// Neither: looked for before rendering; if it exists, the line fails. If it appears
-        /// while the line renders (another process wrote it), it is kept: holding the same bytes,
-        /// the line is done; otherwise the line fails.
+        /// Neither: the line is rendered and published only where nothing has the output's name.
+        /// If something has it (written before, or by another run meanwhile), it is kept: holding
+        /// exactly the bytes rendered, the line is done (a rerun, a Spark task retried, the same
+        /// manifest twice); otherwise the line fails. A manifest file's scan has already refused
+        /// the run if any of its outputs existed when it started.
         case refuse
-        /// As `refuse`, without the look before rendering: the scan of the manifest file has
-        /// already refused the run if any of its outputs existed.
-        case refuseScanned
     }
 
     /// Lines a worker takes at once (when they are already read).
@@ -189,10 +188,7 @@ final class BatchRunner: Sendable {
             let line = try ManifestLine(bytes: bytes)
             name = line.output
             if case .flag(true)? = line.options["secure"] { secretValues = [line.text] + line.options.textValues }
-            if existing == .skip || existing == .refuse, folder.exists(line.output) {
-                if existing == .skip { return .skipped(line.output) }
-                return .failed(line.output, "output '\(line.output)' already exists (use --resume or --force)")
-            }
+            if existing == .skip && folder.exists(line.output) { return .skipped(line.output) }
             let style = try line.style()
             let level: Int
             do { level = try line.options.integer("compression", range: 0...9) ?? 6 } catch let error as UsageError {
@@ -205,13 +201,13 @@ final class BatchRunner: Sendable {
                 publish: existing == .redo ? .replacing : .keeping
             )
             if case let .found(sameBytes) = written {
-                // Another process wrote this output while the line rendered; it is kept.
+                // Something has the output's name (written before, or by another run meanwhile): kept.
                 if existing == .skip { return .skipped(line.output) }
                 if !sameBytes {
                     return .failed(
                         line.output,
-                        "output '\(line.output)' was written by another process while this line rendered; "
-                            + "it was kept (use --force to replace it)"
+                        "output '\(line.output)' already exists and holds something else; "
+                            + "kept (use --resume to skip it or --force to replace it)"
                     )
                 }
             }
