@@ -19,11 +19,15 @@ enum BlurCommand {
                 value: "SIGMA",
                 help: "Gaussian standard deviation in pixels, 0 to \(Int(Limits.maximumRadius)) (default 2.5)"
             ),
+            CommonOptions.tint,
             CommonOptions.maxPixels,
             CommonOptions.compression,
         ],
-        details:
-            "Edges repeat the border pixels. Any PNG colour type is read; the output uses the smallest\nPNG colour type that stores the result exactly."
+        details: """
+            Edges repeat the border pixels. Any PNG colour type is read; the output uses the smallest
+            PNG colour type that stores the result exactly. --tint lays a translucent colour over the
+            blurred pixels (over an opaque picture: blur * (1 - a) + colour * a).
+            """
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, _ in
@@ -33,10 +37,11 @@ enum BlurCommand {
             option: "--radius",
             range: 0...Limits.maximumRadius
         )
+        let tint = try CommonOptions.tint(arguments)
         let maxPixels = try CommonOptions.maxPixels(arguments)
         let level = try CommonOptions.compression(arguments)
         let image = try PNGDecoder.decode(contentsOf: arguments.positionals[0], maxPixels: maxPixels)
-        let blurred = try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: image)
+        let blurred = try GaussianBlur(sigma: sigma, edges: .clamp, tint: tint).apply(to: image)
         try writePNG(blurred, to: output, compressionLevel: level)
         return 0
     }

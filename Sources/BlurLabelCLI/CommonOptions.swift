@@ -13,6 +13,11 @@ enum CommonOptions {
         value: "N",
         help: "refuse inputs larger than N pixels (default \(PNGDecoder.defaultMaxPixels))"
     )
+    static let tint = OptionSpec(
+        name: "--tint",
+        value: "COLOR",
+        help: "a veil of COLOR over the blur (#ffffff4d frosted, #0000004d dark); see docs/pictures-levels.md"
+    )
     static let compression = OptionSpec(
         name: "--compression",
         value: "0-9",
@@ -35,7 +40,16 @@ enum CommonOptions {
         )
     }
 
-    static func compression(_ arguments: ParsedArguments) throws -> Int {
-        try OptionValues.integer(arguments.value("--compression") ?? "6", option: "--compression", range: 0...9)
+    /// The `--tint` colour, nil when not given.
+    static func tint(_ arguments: ParsedArguments) throws -> Color? {
+        try arguments.value("--tint").map { try OptionValues.color($0, option: "--tint") }
+    }
+
+    static func compression(_ arguments: ParsedArguments, default level: Int = 6) throws -> Int {
+        try OptionValues.integer(
+            arguments.value("--compression") ?? String(level),
+            option: "--compression",
+            range: 0...9
+        )
     }
 }

@@ -40,6 +40,11 @@ enum RedactCommand {
             ),
             OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
             OptionSpec(
+                name: "--tint",
+                value: "COLOR",
+                help: "a veil of COLOR over blur and secure regions (#ffffff4d frosted, #0000004d dark)"
+            ),
+            OptionSpec(
                 name: "--in-place",
                 help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"
             ),
@@ -91,6 +96,7 @@ enum RedactCommand {
             range: 1...Limits.maximumPixelateBlock
         )
         let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
+        let tint = try CommonOptions.tint(arguments)
         let maxPixels = try CommonOptions.maxPixels(arguments)
         let level = try CommonOptions.compression(arguments)
         var regions: [(Redaction.Rect, Redaction.Mode)] = []
@@ -113,7 +119,7 @@ enum RedactCommand {
         }
         let image = try PNGDecoder.decode(contentsOf: input, maxPixels: maxPixels)
         var redaction = Redaction(image: image)
-        for (rect, mode) in regions { redaction.add(rect, mode: mode) }
+        for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         let result = try redaction.render()
         if regions.contains(where: { $0.1.isCosmetic }) {
             output.standardError(

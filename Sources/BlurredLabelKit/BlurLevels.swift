@@ -1,17 +1,41 @@
 import BlurredLabelCore
 
-/// A label's blur from 0 to full as precomputed levels, as the view this grew from: `amount`
-/// 0…1 maps to σ = amount × `maxRadius` in `steps` steps, each built once, concurrently, in the
-/// background; asking for an amount between steps gives the nearest step. Every level has the
-/// canvas of the largest radius, so nothing jumps while the blur changes.
+/// A label's or a picture's blur from 0 to full as precomputed levels, as the view this grew
+/// from: `amount` 0…1 maps to σ = amount × `maxRadius` in `steps` steps, each built once,
+/// concurrently, in the background; asking for an amount between steps gives the nearest step.
+/// Every level has the canvas of the largest radius, so nothing jumps while the blur changes.
+///
+/// A picture's levels (`init(image:…)`) have the picture's size: amount 0 is the picture itself,
+/// and level i is the picture blurred at σᵢ = `maxRadius`·i/`steps`, byte for byte what
+/// `GaussianBlur(sigma: σᵢ, edges: edges, tint: tint)` makes of it. Edges are clamped by default
+/// (the border pixels repeat, as a view's snapshot does not fade at its border); `.transparent`
+/// lets the blur fade out there. A `tint` veils every blurred level (see `Veil`), not level 0.
+/// All levels together are held to `Limits.maximumLevelPixels` (2^28 pixels), checked by `build`.
 ///
 /// In secure mode (`style.secure`) every blurred level is made from one decoy of the declared
 /// format, never from the text, and the levels' canvas is the decoy's: no level above 0 depends
 /// on the text. Level 0 (amount 0) is the sharp real text, as `BlurredLabel.unblur()` shows it,
 /// centered on that canvas (clipped if the text is longer than the format's longest form).
 public actor BlurLevels {
-    public nonisolated let text: String
-    public nonisolated let style: LabelStyle
+    /// What the levels blur.
+    public enum Source: Sendable {
+        /// A label: its text, in a style.
+        case text(String, LabelStyle)
+        /// A picture, with what lies beyond its border and the veil over its blurred levels.
+        case image(Image, edges: BlurEdges, tint: Color?)
+    }
+
+    public nonisolated let source: Source
+    /// The label's text (empty for a picture's levels).
+    public nonisolated var text: String {
+        if case let .text(text, _) = source { return text }
+        return ""
+    }
+    /// The label's style (the default style for a picture's levels).
+    public nonisolated var style: LabelStyle {
+        if case let .text(_, style) = source { return style }
+        return LabelStyle()
+    }
     public nonisolated let maxRadius: Double
     public nonisolated let steps: Int
 
@@ -23,8 +47,27 @@ public actor BlurLevels {
     public init(text: String, style: LabelStyle = LabelStyle(), maxRadius: Double = 20, steps: Int = 20) throws {
         guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
-        self.text = text
-        self.style = style
+        self.source = .text(text, style)
+        self.maxRadius = maxRadius
+        self.steps = steps
+    }
+
+    /// Levels for a picture, σ up to `maxRadius` (default 20) in `steps` (default 20) steps, its
+    /// edges clamped unless `edges` says `.transparent`, every blurred level under `tint` if one is
+    /// given. A picture whose levels together would exceed `Limits.maximumLevelPixels` is refused
+    /// here, before anything is made (`LabelError.tooManyLevelPixels`).
+    public init(
+        image: Image,
+        maxRadius: Double = 20,
+        steps: Int = 20,
+        edges: BlurEdges = .clamp,
+        tint: Color? = nil
+    ) throws {
+        guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
+        guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
+        try image.checkPixelCount()
+        try Self.checkLevelPixels(width: image.width, height: image.height, steps: steps)
+        self.source = .image(image, edges: edges, tint: tint)
         self.maxRadius = maxRadius
         self.steps = steps
     }
@@ -56,12 +99,16 @@ public actor BlurLevels {
     public func all() async throws -> [Image] {
         if let levels { return levels }
         if building == nil {
-            let text = text
-            let style = style
+            let source = source
             let steps = steps
             let maxRadius = maxRadius
             building = Task.detached(priority: .utility) {
-                try Self.build(text: text, style: style, maxRadius: maxRadius, steps: steps)
+                switch source {
+                case let .text(text, style):
+                    return try Self.build(text: text, style: style, maxRadius: maxRadius, steps: steps)
+                case let .image(image, edges, tint):
+                    return try Self.build(image: image, maxRadius: maxRadius, steps: steps, edges: edges, tint: tint)
+                }
             }
         }
         let built = try await building!.value
@@ -81,18 +128,40 @@ public actor BlurLevels {
         threads: Int = defaultThreadCount
     ) throws -> [Image] {
         let plan = try Plan(text: text, style: style, maxRadius: maxRadius, steps: steps)
-        let total = (plan.width * plan.height).multipliedReportingOverflow(by: steps + 1)
+        try checkLevelPixels(width: plan.width, height: plan.height, steps: steps)
+        return try plan.levels(Array(0...steps), threads: threads)
+    }
+
+    /// A picture's levels (see `init(image:…)`), made on up to `threads` threads; the same bytes
+    /// for any count. Synchronous, as the text form; the same limit.
+    public static func build(
+        image: Image,
+        maxRadius: Double,
+        steps: Int,
+        edges: BlurEdges = .clamp,
+        tint: Color? = nil,
+        threads: Int = defaultThreadCount
+    ) throws -> [Image] {
+        let plan = try ImagePlan(image: image, maxRadius: maxRadius, steps: steps, edges: edges, tint: tint)
+        try checkLevelPixels(width: plan.width, height: plan.height, steps: steps)
+        return try plan.levels(Array(0...steps), threads: threads)
+    }
+
+    /// Refuses levels that together would hold more than `Limits.maximumLevelPixels` pixels.
+    static func checkLevelPixels(width: Int, height: Int, steps: Int) throws {
+        let total = (width * height).multipliedReportingOverflow(by: steps + 1)
         guard !total.overflow, total.partialValue <= Limits.maximumLevelPixels else {
             throw LabelError.tooManyLevelPixels(
                 levels: steps + 1,
-                width: plan.width,
-                height: plan.height,
+                width: width,
+                height: height,
                 limit: Limits.maximumLevelPixels
             )
         }
-        return try plan.levels(Array(0...steps), threads: threads)
     }
 
     /// What every level shares, made once (see `BlurLevelPlan`).
     public typealias Plan = BlurLevelPlan
+    /// A picture's levels, made one at a time (see `ImageBlurLevelPlan`).
+    public typealias ImagePlan = ImageBlurLevelPlan
 }

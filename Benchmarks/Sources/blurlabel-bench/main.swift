@@ -257,13 +257,22 @@ do {
                 )
             )
         }
+    case "cascade":
+        let size = (args.count > 2 ? args[2] : "1920x1080").split(separator: "x").map { Int($0)! }
+        try Cascade.run(
+            width: size[0],
+            height: size[1],
+            maxRadius: args.count > 3 ? Double(args[3])! : 20,
+            steps: args.count > 4 ? Int(args[4])! : 20
+        )
     case "attack":
         let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
         let trials = args.count > 3 ? Int(args[3])! : 500
         try Attack.run(sigmas: sigmas, trials: trials)
     default:
         FileHandle.standardError.write(
-            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS]\n"
+            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS] | cascade [WxH] [R] [N]
+"
                 .data(using: .utf8)!
         )
         exit(2)

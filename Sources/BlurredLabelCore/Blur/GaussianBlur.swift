@@ -16,6 +16,10 @@ public enum BlurEdges: Sendable {
 public struct GaussianBlur: Sendable {
     public let sigma: Double
     public let edges: BlurEdges
+    /// A veil laid over the blurred image (see `Veil`): `#ffffff4d` is the light frosted look,
+    /// `#0000004d` the dark one; nil (the default) for none. Images only: a coverage mask has no
+    /// colour to tint, and its blur ignores this.
+    public let tint: Color?
     /// The CPU variant that runs the passes: `BlurKernelVariant.active` unless a test forces one.
     var variant: BlurKernelVariant?
     /// A kernel table run instead of any variant's (tests: the AVX-512 source built for a CPU
@@ -26,10 +30,11 @@ public struct GaussianBlur: Sendable {
     /// the command line and docs/command-line.md (stated here, where the blur is, and named by the table).
     public static let maximumSigma = 1000.0
 
-    public init(sigma: Double, edges: BlurEdges = .clamp) throws {
+    public init(sigma: Double, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
         guard sigma.isFinite, sigma >= 0, sigma <= Self.maximumSigma else { throw BlurError.invalidSigma(sigma) }
         self.sigma = sigma
         self.edges = edges
+        self.tint = tint
     }
 
     /// The same blur run by the given CPU variant of its kernels (which this CPU must support:
@@ -47,8 +52,9 @@ public struct GaussianBlur: Sendable {
         return copy
     }
 
-    /// The blurred image (premultiplied RGBA, so no dark fringes), computed on up to `threads`
-    /// threads (nil: `defaultThreadCount`, asked for only when the picture is large enough to share).
+    /// The blurred image (premultiplied RGBA, so no dark fringes), under `tint` if there is one
+    /// (also at sigma 0), computed on up to `threads` threads (nil: `defaultThreadCount`, asked for
+    /// only when the picture is large enough to share).
     /// `image.pixels` must hold `width * height * 4` bytes (the kernels read them through a
     /// pointer): an image whose public `pixels` were given another length stops the process
     /// here, not in the kernels' memory. Check first with `Image.checkPixelCount()`.
@@ -57,7 +63,10 @@ public struct GaussianBlur: Sendable {
             image.pixels.count == image.width * image.height * 4,
             "Image.pixels must hold width * height * 4 bytes"
         )
-        guard BlurPlan(sigma: sigma) != .copy, !image.isEmpty else { return image }
+        guard BlurPlan(sigma: sigma) != .copy, !image.isEmpty else {
+            guard let tint else { return image }
+            return Veil(tint).applied(to: image, threads: threads)
+        }
         let pixels = HugePages.bytes(count: image.pixels.count) { destination in
             image.pixels.withUnsafeBufferPointer { source in
                 run(
@@ -70,7 +79,9 @@ public struct GaussianBlur: Sendable {
                 )
             }
         }
-        return try! Image(width: image.width, height: image.height, premultipliedRGBA: pixels)
+        var blurred = try! Image(width: image.width, height: image.height, premultipliedRGBA: pixels)
+        if let tint { Veil(tint).apply(to: &blurred, threads: threads) }
+        return blurred
     }
 
     /// The blurred coverage mask (threads as for an image).

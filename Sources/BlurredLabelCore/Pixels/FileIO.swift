@@ -58,14 +58,25 @@ public enum FileIO {
     /// The same; with `followingLinks: false` (for a caller that must stay inside a folder, as
     /// `batch` does), a symbolic link as the last component is refused rather than followed.
     public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool) throws {
+        try write(to: path, followingLinks: followingLinks) { sink in try sink(bytes) }
+    }
+
+    /// Writes what `produce` hands its sink, piece by piece, to `path` as `write` does: a regular
+    /// file through a temporary file renamed into place only once `produce` has returned (if it
+    /// throws, the destination is left as it was), so a large output never has to be held whole.
+    public static func write(
+        to path: String,
+        followingLinks: Bool = true,
+        streaming produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
         if path == "-" {
-            try writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>", writer: Glibc.write)
+            try produce { try writeAll($0, to: STDOUT_FILENO, path: "<stdout>", writer: Glibc.write) }
             return
         }
         if !followingLinks && isSymbolicLink(path) {
             throw FileError.cannotWrite(path: path, reason: "is a symbolic link (not followed here)")
         }
-        try writeAtomically(bytes, to: path, writer: Glibc.write)
+        try writeAtomically(to: path, writer: Glibc.write, produce)
     }
 
     /// True when `path` itself is a symbolic link.
@@ -87,27 +98,40 @@ public enum FileIO {
         to path: String,
         writer: (Int32, UnsafeRawPointer?, Int) -> Int
     ) throws {
+        try writeAtomically(to: path, writer: writer) { sink in try sink(bytes) }
+    }
+
+    /// The same for bytes made piece by piece.
+    static func writeAtomically(
+        to path: String,
+        writer: (Int32, UnsafeRawPointer?, Int) -> Int,
+        _ produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
         switch try Destination(path) {
         case .stream:
             let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY)
             guard fd >= 0 else { throw FileError.cannotWrite(path: path, reason: systemErrorText()) }
-            do { try writeAll(bytes, to: fd, path: path, writer: writer) } catch {
+            do {
+                try withoutActuallyEscaping(writer) { writer in
+                    try produce { try writeAll($0, to: fd, path: path, writer: writer) }
+                }
+            } catch {
                 close(fd)
                 throw error
             }
             guard close(fd) == 0 else { throw FileError.cannotWrite(path: path, reason: systemErrorText()) }
         case let .file(target, existing):
-            try replace(target, existing: existing, with: bytes, naming: path, writer: writer)
+            try replace(target, existing: existing, naming: path, writer: writer, produce)
         }
     }
 
-    /// Writes `bytes` to a new temporary file beside `target` and renames it over `target`.
+    /// Writes what `produce` makes to a new temporary file beside `target` and renames it over `target`.
     private static func replace(
         _ target: String,
         existing: stat?,
-        with bytes: [UInt8],
         naming path: String,
-        writer: (Int32, UnsafeRawPointer?, Int) -> Int
+        writer: (Int32, UnsafeRawPointer?, Int) -> Int,
+        _ produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
     ) throws {
         // Beside the destination (a rename cannot cross file systems), hidden, short (a 255-byte
         // name must still work), random. A file being replaced starts private (0600) and gets its
@@ -136,7 +160,9 @@ public enum FileIO {
             TemporaryFiles.unregister(slot)
         }
         do {
-            try writeAll(bytes, to: fd, path: path, writer: writer)
+            try withoutActuallyEscaping(writer) { writer in
+                try produce { try writeAll($0, to: fd, path: path, writer: writer) }
+            }
             if let existing { keepOwnerAndMode(of: existing, on: fd) }
             guard close(fd) == 0 else { throw FileError.cannotWrite(path: path, reason: systemErrorText()) }
         } catch {

@@ -74,14 +74,21 @@ public struct Redaction: Sendable {
     public struct Region: Equatable, Sendable {
         public var rect: Rect
         public var mode: Mode
+        /// A veil over a `blur` or `secure` region's blurred pixels (see `Veil`; `#ffffff4d` is
+        /// the light frosted look, `#0000004d` the dark one); nil for none. Other modes ignore it.
+        public var tint: Color? = nil
     }
 
-    /// Adds a region as a drag makes it; returns its index.
+    /// Adds a region as a drag makes it, blur and secure regions under `tint` if one is given;
+    /// returns its index.
     @discardableResult
-    public mutating func add(_ rect: Rect, mode: Mode) -> Int {
-        regions.append(Region(rect: rect, mode: mode))
+    public mutating func add(_ rect: Rect, mode: Mode, tint: Color? = nil) -> Int {
+        regions.append(Region(rect: rect, mode: mode, tint: tint))
         return regions.count - 1
     }
+
+    /// Changes the veil over region `index` (nil: none).
+    public mutating func setTint(_ index: Int, _ tint: Color?) { regions[index].tint = tint }
 
     /// Moves region `index` by a drag's translation.
     public mutating func move(_ index: Int, dx: Int, dy: Int) {
@@ -107,7 +114,7 @@ public struct Redaction: Sendable {
     public func render() throws -> Image {
         let w = image.width
         let h = image.height
-        var clipped: [(Rect, Mode)] = []
+        var clipped: [(Rect, Mode, Color?)] = []
         for (index, region) in regions.enumerated() {
             guard region.rect.width > 0, region.rect.height > 0 else {
                 throw RedactionError.emptyRegion(index: index, rect: region.rect)
@@ -116,16 +123,16 @@ public struct Redaction: Sendable {
                 throw RedactionError.outsideImage(index: index, rect: region.rect, width: w, height: h)
             }
             try Self.validate(region.mode, index: index)
-            clipped.append((rect, region.mode))
+            clipped.append((rect, region.mode, region.tint))
         }
         // Secret pixels (under any secure region) are replaced first, from the pixels around
         // them, so nothing computed afterwards can depend on them.
         let secure = clipped.filter { if case .secure = $0.1 { return true } else { return false } }.map(\.0)
         var out = secure.isEmpty ? image : RegionSynthesis.replacingSecrets(in: image, secrets: secure)
-        for (rect, mode) in clipped {
+        for (rect, mode, tint) in clipped {
             switch mode {
             case let .blur(radius), let .secure(radius):
-                try RegionBlur.blur(&out, rect: rect, sigma: radius)
+                try RegionBlur.blur(&out, rect: rect, sigma: radius, tint: tint)
             case let .pixelate(block):
                 RegionPixelate.pixelate(&out, rect: rect, block: block)
             case let .fill(color):

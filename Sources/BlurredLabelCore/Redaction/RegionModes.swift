@@ -1,8 +1,8 @@
 /// Blur of a region: the region and a margin of the blur's reach around it (clamped at the
 /// image border) go through the Gaussian, and the region's part is written back, so its edge
-/// blends with its surroundings as a live blur view does.
+/// blends with its surroundings as a live blur view does; a tint veils what is written back.
 enum RegionBlur {
-    static func blur(_ image: inout Image, rect: Redaction.Rect, sigma: Double) throws {
+    static func blur(_ image: inout Image, rect: Redaction.Rect, sigma: Double, tint: Color? = nil) throws {
         let margin = Int((3 * sigma).rounded(.up))
         let area = Redaction.Rect(
             x: rect.x - margin,
@@ -12,7 +12,7 @@ enum RegionBlur {
         )
         .clipped(toWidth: image.width, height: image.height)!
         let crop = try image.cropped(to: area)
-        let blurred = try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: crop)
+        let blurred = try GaussianBlur(sigma: sigma, edges: .clamp, tint: tint).apply(to: crop)
         let width = image.width
         image.pixels.withUnsafeMutableBufferPointer { out in
             blurred.pixels.withUnsafeBufferPointer { src in

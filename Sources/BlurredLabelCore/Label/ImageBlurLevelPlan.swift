@@ -1,0 +1,88 @@
+/// The levels of a picture's blur, from the picture itself to σ `maxRadius` in `steps` steps:
+/// what `BlurLevels(image:)` keeps and `blurlabel animate --image` streams. Level `i` is the
+/// picture blurred directly at σ = `maxRadius`·i/`steps` (under `tint` for i ≥ 1), byte for byte
+/// what `GaussianBlur(sigma:edges:tint:)` makes of it; level 0 is the picture itself.
+///
+/// Levels are made straight from the picture, never from the level before: blurring level i−1
+/// by √(σᵢ² − σᵢ₋₁²) would be the same blur for the continuous Gaussian, but sampled Gaussians of
+/// small σ do not compose (even in float64, σ 1 then √3 is up to 15 levels from σ 2 on noise),
+/// each level would be rounded to 8 bits again, and a clamped edge is not a Gaussian's fixed
+/// point. `blurlabel-bench cascade` measured it on the benchmarks' test picture (960×540, σ to 20
+/// in 20 steps): 27 levels off at step 2 and 143 at step 20 with clamped edges, 66 with
+/// transparent ones, where one level is the bound. So levels run side by side instead.
+public struct ImageBlurLevelPlan: Sendable {
+    public let image: Image
+    public let maxRadius: Double
+    public let steps: Int
+    /// What lies beyond the picture's border: `.clamp` (the default) repeats it, as a view's
+    /// snapshot does not fade at its edge; `.transparent` lets the blur fade out there.
+    public let edges: BlurEdges
+    /// The veil over every blurred level (see `Veil`), nil for none; level 0 is never veiled.
+    public let tint: Color?
+    /// Every level has the picture's size.
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+
+    public init(image: Image, maxRadius: Double, steps: Int, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
+        guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
+        guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
+        try image.checkPixelCount()
+        self.image = image
+        self.maxRadius = maxRadius
+        self.steps = steps
+        self.edges = edges
+        self.tint = tint
+    }
+
+    /// σ of step `index`.
+    public func radius(ofStep index: Int) -> Double { maxRadius * Double(index) / Double(steps) }
+
+    /// Level `index` (0 is the picture; 1…steps are blurred), its blur on up to `threads` threads.
+    public func level(_ index: Int, threads: Int? = nil) throws -> Image {
+        guard index >= 0, index <= steps else { throw LabelError.badLevel(index, steps: steps) }
+        if index == 0 { return image }
+        return try GaussianBlur(sigma: radius(ofStep: index), edges: edges, tint: tint).apply(
+            to: image,
+            threads: threads
+        )
+    }
+
+    /// How many levels `levels(_:threads:)` makes side by side: 1 for a picture large enough to
+    /// keep `threads` threads busy on its own, else `threads` (a streaming caller asks for this
+    /// many at a time, so memory holds that many levels).
+    public func levelsAtOnce(threads: Int) -> Int {
+        width * height * 4 >= GaussianBlur.samplesPerThread * max(1, threads) ? 1 : max(1, threads)
+    }
+
+    /// The levels `indices` names, in that order, on up to `threads` threads: a picture large
+    /// enough to keep every thread busy is blurred one level at a time on all of them (so only
+    /// one level is being made at once); smaller ones a level per thread. The bytes are the same.
+    public func levels(_ indices: [Int], threads: Int = defaultThreadCount) throws -> [Image] {
+        for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
+        if levelsAtOnce(threads: threads) == 1 {
+            return try indices.map { try level($0, threads: threads) }
+        }
+        return try parallelMap(indices.count, threads: threads) { i in Result { try level(indices[i], threads: 1) } }
+            .map { try $0.get() }
+    }
+
+    /// The same levels as PNG files made by `encoder`, each encoded on the thread that made it
+    /// (a large picture's one at a time, the encoder compressing it on every core), so frames
+    /// are encoded on every core whatever the picture's size. The bytes do not depend on `threads`.
+    public func encodedLevels(
+        _ indices: [Int],
+        encoder: PNGEncoder,
+        threads: Int = defaultThreadCount
+    ) throws
+        -> [[UInt8]]
+    {
+        for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
+        if levelsAtOnce(threads: threads) == 1 {
+            return try indices.map { try encoder.encode(try level($0, threads: threads)) }
+        }
+        return try parallelMap(indices.count, threads: threads) { i in
+            Result { try encoder.encode(try level(indices[i], threads: 1)) }
+        }
+        .map { try $0.get() }
+    }
+}

@@ -1,0 +1,243 @@
+import BlurredLabelKit
+import GoldenImage
+import Testing
+
+@testable import BlurredLabelCore
+
+/// A premultiplied RGBA picture with hard edges, noise and translucent parts (alpha from 0 up),
+/// the same every run.
+func translucentPicture(width: Int, height: Int, seed: UInt64 = 31) throws -> Image {
+    var random = TestRandom(state: seed)
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * 4
+            // Left third opaque stripes, middle noise of any alpha, right third transparent to opaque.
+            let alpha: UInt8 =
+                x < width / 3 ? 255 : x < 2 * width / 3 ? random.next() : UInt8(255 * y / max(1, height - 1))
+            pixels[i + 3] = alpha
+            for c in 0..<3 {
+                let straight: UInt8 = (x / 3 + y / 2 + c) % 2 == 0 ? 240 : random.next()
+                pixels[i + c] = premultiply(straight, alpha)
+            }
+        }
+    }
+    return try Image(width: width, height: height, premultipliedRGBA: pixels)
+}
+
+/// The largest difference between two pictures' bytes, in 8-bit levels.
+func largestDifference(_ a: Image, _ b: Image) -> Int {
+    precondition(a.width == b.width && a.height == b.height)
+    return zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+}
+
+@Suite("A picture's blur levels")
+struct ImageBlurLevelsTests {
+    @Test(
+        "every level is the direct blur at its sigma, within one level",
+        arguments: [(37, 23), (1, 50), (50, 1), (64, 64), (1, 1)]
+    )
+    func levelsAreTheDirectBlur(width: Int, height: Int) throws {
+        let picture = try translucentPicture(width: width, height: height)
+        for edges in [BlurEdges.clamp, .transparent] {
+            let levels = try BlurLevels.build(image: picture, maxRadius: 12, steps: 6, edges: edges)
+            #expect(levels.count == 7)
+            #expect(levels[0] == picture)
+            for (i, level) in levels.enumerated().dropFirst() {
+                let direct = try GaussianBlur(sigma: 12 * Double(i) / 6, edges: edges).apply(to: picture)
+                #expect(largestDifference(level, direct) <= 1, "\(width)x\(height) level \(i) \(edges)")
+            }
+        }
+    }
+
+    @Test func sameBytesForAnyThreadCount() throws {
+        // 300x300 is large enough that 4 threads blur one level at a time on all of them, and a
+        // 40x30 picture is blurred a level per thread: both ways, the same bytes as one thread.
+        for (width, height) in [(300, 300), (40, 30)] {
+            let picture = try translucentPicture(width: width, height: height)
+            let tint = Color(red: 255, green: 255, blue: 255, alpha: 0x4d)
+            let one = try BlurLevels.build(image: picture, maxRadius: 20, steps: 4, tint: tint, threads: 1)
+            for threads in [2, 3, 4, 7] {
+                #expect(
+                    try BlurLevels.build(image: picture, maxRadius: 20, steps: 4, tint: tint, threads: threads) == one
+                )
+            }
+        }
+    }
+
+    @Test func amountsPickTheNearestStepAndZeroIsThePicture() async throws {
+        let picture = try translucentPicture(width: 30, height: 20)
+        let levels = try BlurLevels(image: picture, maxRadius: 8, steps: 4)
+        #expect(levels.text == "" && levels.radius(ofStep: 1) == 2)
+        #expect(try await levels.image(amount: 0) == picture)
+        #expect(try await levels.image(amount: 0.3) == (try GaussianBlur(sigma: 2).apply(to: picture)))
+        #expect(try await levels.image(amount: 1) == (try GaussianBlur(sigma: 8).apply(to: picture)))
+        await #expect(throws: LabelError.badAmount(1.5)) { try await levels.image(amount: 1.5) }
+        try await levels.prepare()
+        #expect(await levels.isReady)
+    }
+
+    /// Clamped edges (the default) keep a uniform picture uniform, as a view's snapshot does not
+    /// fade at its border; transparent edges let the blur fade out there.
+    @Test func edgesAreClampedUnlessTransparentIsAsked() throws {
+        let picture = try Image(width: 24, height: 16, fill: Color(red: 200, green: 40, blue: 90))
+        let clamped = try BlurLevels.build(image: picture, maxRadius: 6, steps: 2)
+        #expect(clamped[2] == picture)
+        let faded = try BlurLevels.build(image: picture, maxRadius: 6, steps: 2, edges: .transparent)
+        #expect(faded[2][0, 0].a < 255 && faded[2][12, 8].a > faded[2][0, 0].a)
+    }
+
+    @Test func levelsOverThePixelLimitAreRefusedBeforeAnyIsMade() throws {
+        // 65 levels of 2048x2048 are 2^28 + 2^22 pixels.
+        let picture = try Image(width: 2048, height: 2048)
+        let refused = LabelError.tooManyLevelPixels(
+            levels: 65,
+            width: 2048,
+            height: 2048,
+            limit: Limits.maximumLevelPixels
+        )
+        #expect(throws: refused) { try BlurLevels(image: picture, steps: 64) }
+        #expect(throws: refused) { try BlurLevels.build(image: picture, maxRadius: 20, steps: 64) }
+        #expect(throws: LabelError.badSteps(0)) { try BlurLevels(image: picture, steps: 0) }
+        #expect(throws: LabelError.badRadius(-1)) { try BlurLevels(image: picture, maxRadius: -1) }
+        #expect(throws: LabelError.badLevel(5, steps: 4)) {
+            try ImageBlurLevelPlan(image: picture, maxRadius: 2, steps: 4).level(5)
+        }
+    }
+
+    @Test func aTintVeilsEveryBlurredLevelButNotThePicture() throws {
+        let picture = try translucentPicture(width: 33, height: 21)
+        let tint = Color(red: 0, green: 0, blue: 0, alpha: 0x4d)
+        let levels = try BlurLevels.build(image: picture, maxRadius: 6, steps: 3, tint: tint)
+        #expect(levels[0] == picture)
+        for i in 1...3 {
+            let blurred = try GaussianBlur(sigma: Double(2 * i)).apply(to: picture)
+            #expect(levels[i] == Veil(tint).applied(to: blurred))
+            #expect(levels[i] == (try GaussianBlur(sigma: Double(2 * i), tint: tint).apply(to: picture)))
+        }
+    }
+}
+
+@Suite("A tinted blur")
+struct VeilTests {
+    /// Over an opaque picture the result is blur·(1 − a) + colour·a, rounded once.
+    @Test(arguments: ["#ffffff4d", "#0000004d", "#3388cc80", "#ff000001", "#12345678"])
+    func opaqueBlurMatchesTheFormula(tint text: String) throws {
+        let tint = try Color(parsing: text)
+        let picture = try translucentPicture(width: 40, height: 30).flattened(over: .white)
+        let blurred = try GaussianBlur(sigma: 3).apply(to: picture)
+        let tinted = try GaussianBlur(sigma: 3, tint: tint).apply(to: picture)
+        let a = Double(tint.alpha) / 255
+        let colour = [tint.red, tint.green, tint.blue].map(Double.init)
+        var largest = 0.0
+        for p in 0..<(picture.width * picture.height) {
+            for c in 0..<3 {
+                let expected = Double(blurred.pixels[p * 4 + c]) * (1 - a) + colour[c] * a
+                largest = max(largest, abs(Double(tinted.pixels[p * 4 + c]) - expected))
+            }
+            #expect(tinted.pixels[p * 4 + 3] == 255)
+        }
+        #expect(largest <= 0.5, "one rounding: within half a level of the exact value, got \(largest)")
+    }
+
+    /// Over transparent pixels the veil is all there is; over translucent ones it adds opacity;
+    /// alpha 0 changes nothing, alpha 255 paints over; the result is valid premultiplied RGBA.
+    @Test func overTransparentAndTranslucentPixels() throws {
+        let tint = Color(red: 255, green: 255, blue: 255, alpha: 0x4d)
+        let clear = try Image(width: 3, height: 2)
+        let veiled = Veil(tint).applied(to: clear)
+        #expect(veiled[1, 1] == (0x4d, 0x4d, 0x4d, 0x4d))
+        let picture = try translucentPicture(width: 40, height: 30)
+        let out = Veil(tint).applied(to: picture)
+        for p in 0..<(picture.width * picture.height) {
+            let a = Int(picture.pixels[p * 4 + 3])
+            #expect(Int(out.pixels[p * 4 + 3]) == (255 * 0x4d + a * (255 - 0x4d) + 127) / 255)
+            for c in 0..<3 { #expect(out.pixels[p * 4 + c] <= out.pixels[p * 4 + 3]) }
+        }
+        #expect(Veil(.transparent).applied(to: picture) == picture)
+        #expect(Veil(.black).applied(to: picture) == (try Image(width: 40, height: 30, fill: .black)))
+    }
+
+    @Test func sameBytesForAnyThreadCount() throws {
+        let picture = try translucentPicture(width: 700, height: 400)
+        let veil = Veil(Color(red: 10, green: 200, blue: 30, alpha: 99))
+        let one = veil.applied(to: picture, threads: 1)
+        for threads in [2, 5] { #expect(veil.applied(to: picture, threads: threads) == one) }
+    }
+
+    @Test func redactionTintsItsBlurAndSecureRegionsOnly() throws {
+        let picture = try translucentPicture(width: 60, height: 40).flattened(over: .white)
+        let tint = Color(red: 255, green: 255, blue: 255, alpha: 0x4d)
+        let rect = Redaction.Rect(x: 10, y: 5, width: 30, height: 20)
+        var plain = Redaction(image: picture)
+        plain.add(rect, mode: .blur(radius: 4))
+        var tinted = Redaction(image: picture)
+        tinted.add(rect, mode: .blur(radius: 4), tint: tint)
+        let (a, b) = (try plain.render(), try tinted.render())
+        for y in 0..<40 {
+            for x in 0..<60 {
+                let inside = rect.contains(x, y)
+                let i = (y * 60 + x) * 4
+                for c in 0..<4 {
+                    let expected = inside ? Veil(tint).table[c * 256 + Int(a.pixels[i + c])] : a.pixels[i + c]
+                    #expect(b.pixels[i + c] == expected)
+                }
+            }
+        }
+        var fill = Redaction(image: picture)
+        fill.add(rect, mode: .fill(.black), tint: tint)
+        var untinted = Redaction(image: picture)
+        untinted.add(rect, mode: .fill(.black))
+        #expect(try fill.render() == untinted.render())
+        tinted.setTint(0, nil)
+        #expect(try tinted.render() == a)
+    }
+}
+
+@Suite("Tinted blur goldens")
+struct TintedBlurGoldenTests {
+    /// A picture behind a price: a diagonal gradient with stripes, and sharp white text over it.
+    static func picture() throws -> Image {
+        let (width, height) = (240, 90)
+        var picture = try Image(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let t = Double(x + y) / Double(width + height)
+                let stripe = (x / 12) % 2 == 0 ? 0.0 : 30.0
+                let i = (y * width + x) * 4
+                picture.pixels[i] = UInt8(46 + (232 - 46) * t)
+                picture.pixels[i + 1] = UInt8(134 + (67 - 134) * t + stripe)
+                picture.pixels[i + 2] = UInt8(222 + (147 - 222) * t)
+                picture.pixels[i + 3] = 255
+            }
+        }
+        let text = try GoldenTests.label("SALE 19.99 €", radius: nil) {
+            $0.color = .white
+            $0.background = .transparent
+            $0.text.size = 36
+        }
+        // Source-over, premultiplied, the text centred.
+        let (dx, dy) = ((width - text.width) / 2, (height - text.height) / 2)
+        for y in 0..<text.height {
+            for x in 0..<text.width where x + dx >= 0 && x + dx < width && y + dy >= 0 && y + dy < height {
+                let s = (y * text.width + x) * 4
+                let d = ((y + dy) * width + x + dx) * 4
+                let inverse = 255 - Int(text.pixels[s + 3])
+                for c in 0..<4 {
+                    picture.pixels[d + c] = UInt8(
+                        Int(text.pixels[s + c]) + (Int(picture.pixels[d + c]) * inverse + 127) / 255
+                    )
+                }
+            }
+        }
+        return picture
+    }
+
+    @Test func frostedAndDark() throws {
+        let picture = try Self.picture()
+        for (name, tint) in [("picture-frosted", "#ffffff4d"), ("picture-dark", "#0000004d")] {
+            let blurred = try GaussianBlur(sigma: 6, tint: try Color(parsing: tint)).apply(to: picture)
+            assertGolden(blurred, named: name, options: .exact)
+        }
+    }
+}
