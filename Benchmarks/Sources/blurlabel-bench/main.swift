@@ -271,8 +271,7 @@ do {
         try Attack.run(sigmas: sigmas, trials: trials)
     default:
         FileHandle.standardError.write(
-            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS] | cascade [WxH] [R] [N]
-"
+            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS] | cascade [WxH] [R] [N]\n"
                 .data(using: .utf8)!
         )
         exit(2)
