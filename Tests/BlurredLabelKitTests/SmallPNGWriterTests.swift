@@ -210,6 +210,23 @@ struct SmallPNGWriterTests {
         for level in [1, 6, 7, 9] { try Self.expectLibpngData(image, "price tag", level: level, noLarger: true) }
     }
 
+    @Test("the same bytes from every thread and every call: each thread's kept compressor starts afresh")
+    func sameBytesOnEveryThread() throws {
+        let pictures = try [("56.00 €", 48.0), ("0.99 €", 20.0)].map { text, size in
+            let label = BlurredLabel(text: text, style: LabelStyle(text: TextStyle(size: size)))
+            try label.blur()
+            return try label.image
+        }
+        let expected = try pictures.map { try PNGEncoder().encode($0) }
+        // Four threads, each encoding the pictures in turn, its compressor reused from call to call.
+        let files = parallelMap(4, threads: 4) { _ in
+            (0..<6).map { i in (try? PNGEncoder().encode(pictures[i % 2])) ?? [] }
+        }
+        for (thread, made) in files.enumerated() {
+            for (i, file) in made.enumerated() { #expect(file == expected[i % 2], "thread \(thread), call \(i)") }
+        }
+    }
+
     @Test func levelsMapToLibdeflates() {
         #expect((1...6).map(SmallPNGWriter.deflateLevel) == [1, 1, 1, 1, 1, 1])
         #expect((7...9).map(SmallPNGWriter.deflateLevel) == [7, 8, 9])
