@@ -65,6 +65,24 @@ struct ImageBlurLevelsTests {
         }
     }
 
+    /// The frames `animate --image` writes: the same files for any thread count, whether the
+    /// picture is blurred a level at a time on every thread (2 and 4 threads here) or a level per
+    /// thread (8), and each the encoding of the level.
+    @Test func encodedLevelsAreTheSameFilesForAnyThreadCount() throws {
+        let plan = try ImageBlurLevelPlan(
+            image: try translucentPicture(width: 300, height: 300),
+            maxRadius: 12,
+            steps: 3
+        )
+        let encoder = PNGEncoder(compressionLevel: 1)
+        let one = try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: 1)
+        #expect(plan.levelsAtOnce(threads: 4) == 1 && plan.levelsAtOnce(threads: 8) == 8)
+        for threads in [2, 4, 8] {
+            #expect(try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: threads) == one)
+        }
+        #expect(try PNGDecoder.decode(one[2]) == (try plan.level(2)))
+    }
+
     @Test func amountsPickTheNearestStepAndZeroIsThePicture() async throws {
         let picture = try translucentPicture(width: 30, height: 20)
         let levels = try BlurLevels(image: picture, maxRadius: 8, steps: 4)
