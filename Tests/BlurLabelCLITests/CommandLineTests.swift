@@ -193,9 +193,9 @@ struct CommandLineTests {
         for x in 10..<20 {
             for y in 5..<15 {
                 let i = (y * 30 + x) * 4
-                image.pixels[i] = 0
-                image.pixels[i + 1] = 0
-                image.pixels[i + 2] = 0
+                image[byte: i] = 0
+                image[byte: i + 1] = 0
+                image[byte: i + 2] = 0
             }
         }
         try FileIO.write(try PNGEncoder().encode(image), to: folder + "/in.png")
@@ -217,9 +217,9 @@ struct CommandLineTests {
         let folder = try temporaryFolder()
         let white = try Image(width: 8, height: 8, fill: .white)
         var dotted = white
-        dotted.pixels[0] = 0
-        dotted.pixels[1] = 0
-        dotted.pixels[2] = 0
+        dotted[byte: 0] = 0
+        dotted[byte: 1] = 0
+        dotted[byte: 2] = 0
         try FileIO.write(try PNGEncoder().encode(white), to: folder + "/a.png")
         try FileIO.write(try PNGEncoder().encode(dotted), to: folder + "/b.png")
         try FileIO.write(try PNGEncoder().encode(try Image(width: 9, height: 8)), to: folder + "/c.png")
@@ -339,9 +339,9 @@ struct RedactCommandTests {
         for y in 8..<24 {
             for x in 4..<60 where (x / 3) % 2 == 0 {
                 let i = (y * 64 + x) * 4
-                image.pixels[i] = 0
-                image.pixels[i + 1] = 0
-                image.pixels[i + 2] = 0
+                image[byte: i] = 0
+                image[byte: i + 1] = 0
+                image[byte: i + 2] = 0
             }
         }
         try FileIO.write(try PNGEncoder().encode(image), to: path)

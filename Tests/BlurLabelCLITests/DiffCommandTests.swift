@@ -179,7 +179,7 @@ struct DiffCommandTests {
     @Test func differentSizesAreShown() throws {
         let folder = try temporaryFolder()
         var wide = try Image(width: 6, height: 3, fill: .white)
-        wide.pixels[0] = 0  // one changed pixel at (0, 0), inside the part both cover
+        wide[byte: 0] = 0  // one changed pixel at (0, 0), inside the part both cover
         try FileIO.write(try PNGEncoder().encode(wide), to: folder + "/wide.png")
         try FileIO.write(
             try PNGEncoder().encode(try Image(width: 4, height: 5, fill: .white)),
@@ -275,7 +275,7 @@ struct DiffCommandTests {
         )
         // Side by side too wide for one picture: one above the other instead.
         var dotted = try Image(width: 400_000, height: 1, fill: .white)
-        dotted.pixels[0] = 0
+        dotted[byte: 0] = 0
         try FileIO.write(try PNGEncoder().encode(dotted), to: folder + "/dotted.png")
         let wide = run(["diff", folder + "/wide.png", folder + "/dotted.png", "--side-by-side", folder + "/s.png"])
         #expect(wide.status == 1)

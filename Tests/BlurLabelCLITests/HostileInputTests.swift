@@ -34,9 +34,9 @@ private func greyPicture(_ path: String) throws {
     for y in 8..<24 {
         for x in 4..<60 where (x / 3) % 2 == 0 {
             let i = (y * 64 + x) * 4
-            image.pixels[i] = 0
-            image.pixels[i + 1] = 0
-            image.pixels[i + 2] = 0
+            image[byte: i] = 0
+            image[byte: i + 1] = 0
+            image[byte: i + 2] = 0
         }
     }
     try FileIO.write(try PNGEncoder().encode(image), to: path)

@@ -143,8 +143,8 @@ struct GaussianBlurTests {
         for y in 20..<40 {
             for x in 20..<40 {
                 let i = (y * 60 + x) * 4
-                image.pixels[i] = 255
-                image.pixels[i + 3] = 255
+                image[byte: i] = 255
+                image[byte: i + 3] = 255
             }
         }
         let blurred = try GaussianBlur(sigma: sigma, edges: .transparent).apply(to: image)

@@ -77,9 +77,9 @@ struct PNGEncoderTests {
         for x in 10..<30 {
             for y in 8..<12 {
                 let i = (y * 40 + x) * 4
-                image.pixels[i] = 0
-                image.pixels[i + 1] = 0
-                image.pixels[i + 2] = 0
+                image[byte: i] = 0
+                image[byte: i + 1] = 0
+                image[byte: i + 2] = 0
             }
         }
         let blurred = try GaussianBlur(sigma: 2.5).apply(to: image)

@@ -69,10 +69,7 @@ struct RedactionTests {
         for y in 0..<image.height {
             for x in 0..<image.width where rects.contains(where: { $0.contains(x, y) }) {
                 let v = random.next()
-                changed.pixels.replaceSubrange(
-                    ((y * image.width + x) * 4)..<((y * image.width + x) * 4 + 4),
-                    with: [v, v, v, 255]
-                )
+                for (k, byte) in [v, v, v, 255].enumerated() { changed[byte: (y * image.width + x) * 4 + k] = byte }
             }
         }
         #expect(changed != image)
@@ -83,7 +80,7 @@ struct RedactionTests {
         // The contrast that makes the secure test meaningful.
         let image = try screenshot()
         var changed = image
-        changed.pixels[(30 * image.width + 30) * 4] = 0
+        changed[byte: (30 * image.width + 30) * 4] = 0
         func render(_ p: Image) throws -> Image {
             var r = Redaction(image: p)
             r.add(.init(x: 20, y: 20, width: 20, height: 20), mode: .blur(radius: 4))
@@ -170,13 +167,13 @@ struct RedactionTests {
         var palette = try Image(width: 60, height: 40, fill: .white)
         for y in 10..<20 {
             for x in 5..<50 {
-                palette.pixels.replaceSubrange(((y * 60 + x) * 4)..<((y * 60 + x) * 4 + 4), with: [200, 30, 30, 255])
+                for (k, byte) in [200, 30, 30, 255].enumerated() { palette[byte: (y * 60 + x) * 4 + k] = UInt8(byte) }
             }
         }
         var rgba = try screenshot(width: 60, height: 40)
         for i in stride(from: 3, to: rgba.pixels.count, by: 8) {
-            rgba.pixels[i] = 128
-            for c in 1...3 { rgba.pixels[i - c] = min(rgba.pixels[i - c], 128) }
+            rgba[byte: i] = 128
+            for c in 1...3 { rgba[byte: i - c] = min(rgba.pixels[i - c], 128) }
         }
         for input in [palette, try screenshot(width: 60, height: 40, grey: true), rgba] {
             let bytes = try PNGEncoder().encode(input)

@@ -33,9 +33,9 @@ private func directFill(_ image: Image, secrets: [Redaction.Rect]) -> Image {
             if down < h { take(x, down, down - y) }
             let i = (y * w + x) * 4
             for c in 0..<4 {
-                out.pixels[i + c] = weight == 0 ? (c == 3 ? 255 : 128) : UInt8(min(255, (total[c] / weight).rounded()))
+                out[byte: i + c] = weight == 0 ? (c == 3 ? 255 : 128) : UInt8(min(255, (total[c] / weight).rounded()))
             }
-            for c in 0..<3 { out.pixels[i + c] = min(out.pixels[i + c], out.pixels[i + 3]) }
+            for c in 0..<3 { out[byte: i + c] = min(out.pixels[i + c], out.pixels[i + 3]) }
         }
     }
     return out

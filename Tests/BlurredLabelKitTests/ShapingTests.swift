@@ -245,10 +245,7 @@ struct ReferenceRenderTests {
             for y in 0..<image.height {
                 let src = y * image.width * 4
                 let dst = ((y + dy) * width + dx) * 4
-                out.pixels.replaceSubrange(
-                    dst..<(dst + image.width * 4),
-                    with: image.pixels[src..<(src + image.width * 4)]
-                )
+                for k in 0..<(image.width * 4) { out[byte: dst + k] = image.pixels[src + k] }
             }
             return out
         }

@@ -18,17 +18,17 @@ struct ComparisonStressTests {
         }
         for i in 0..<(width * height) where i % 3 == 0 {
             let v = next()
-            a.pixels[i * 4] = v
-            a.pixels[i * 4 + 1] = v
-            a.pixels[i * 4 + 2] = v
+            a[byte: i * 4] = v
+            a[byte: i * 4 + 1] = v
+            a[byte: i * 4 + 2] = v
         }
         var b = a
         for i in 0..<(width * height) {
             switch next() % 8 {
             case 0:
-                b.pixels[i * 4] = next()
-                b.pixels[i * 4 + 1] = next()
-            case 1: b.pixels[i * 4 + 2] = b.pixels[i * 4 + 2] &+ 3
+                b[byte: i * 4] = next()
+                b[byte: i * 4 + 1] = next()
+            case 1: b[byte: i * 4 + 2] = b.pixels[i * 4 + 2] &+ 3
             default: break
             }
         }

@@ -14,9 +14,9 @@ func square(size: Int = 20, at offset: Double = 6, fill: Color = .black) throws 
                 * max(0, min(1, Double(y) + 1 - 6)) * max(0, min(1, 14 - Double(y)))
             let v = UInt8((255 * (1 - cover)).rounded())
             let i = (y * size + x) * 4
-            image.pixels[i] = v
-            image.pixels[i + 1] = v
-            image.pixels[i + 2] = v
+            image[byte: i] = v
+            image[byte: i + 1] = v
+            image[byte: i + 2] = v
         }
     }
     _ = fill
@@ -54,8 +54,8 @@ struct ComparisonTests {
     func summaryWording() throws {
         let white = try Image(width: 4, height: 4, fill: .white)
         var nearly = white
-        nearly.pixels[0] = 254
-        nearly.pixels[4] = 253
+        nearly[byte: 0] = 254
+        nearly[byte: 4] = 253
         #expect(try ImageComparison().compare(expected: white, actual: white).summary == "images are identical")
         let within = try ImageComparison().compare(expected: white, actual: nearly)
         #expect(within.passes && !within.isIdentical && within.differentPixels == 0)
@@ -97,9 +97,9 @@ struct ComparisonTests {
         let a = try Image(width: 10, height: 10, fill: .white)
         var b = a
         for i in 0..<5 {
-            b.pixels[i * 4] = 0
-            b.pixels[i * 4 + 1] = 0
-            b.pixels[i * 4 + 2] = 0
+            b[byte: i * 4] = 0
+            b[byte: i * 4 + 1] = 0
+            b[byte: i * 4 + 2] = 0
         }
         #expect(
             try !ImageComparison(maxDiffPixels: 4, detectAntialiasing: false).compare(expected: a, actual: b).passes
@@ -137,9 +137,9 @@ struct ComparisonTests {
     @Test func diffPictureMarksDifferencesRed() throws {
         let a = try Image(width: 3, height: 1, fill: .white)
         var b = a
-        b.pixels[4] = 0
-        b.pixels[5] = 0
-        b.pixels[6] = 0
+        b[byte: 4] = 0
+        b[byte: 5] = 0
+        b[byte: 6] = 0
         let comparison = ImageComparison(detectAntialiasing: false)
         let result = try comparison.compare(expected: a, actual: b)
         let diff = try comparison.diffImage(expected: a, result: result)
@@ -151,8 +151,8 @@ struct ComparisonTests {
             "\(result.summary)"
         )
         var c = b
-        c.pixels[4 * 2] = 0
-        c.pixels[4 * 2 + 1] = 0
+        c[byte: 4 * 2] = 0
+        c[byte: 4 * 2 + 1] = 0
         #expect(try comparison.compare(expected: a, actual: c).summary.contains(" within x 1–2, y 0–0, "))
         #expect(diff[0, 0].r == diff[0, 0].g && diff[0, 0].g == diff[0, 0].b)
     }
@@ -161,7 +161,7 @@ struct ComparisonTests {
         // Speed is measured by the benchmark; this pins that a 4K comparison works at all.
         let a = try Image(width: 3840, height: 2160, fill: .white)
         var b = a
-        b.pixels[1000] = 0
+        b[byte: 1000] = 0
         #expect(try ImageComparison(detectAntialiasing: false).compare(expected: a, actual: b).differentPixels == 1)
     }
 }

@@ -55,14 +55,7 @@ public struct GaussianBlur: Sendable {
     /// The blurred image (premultiplied RGBA, so no dark fringes), under `tint` if there is one
     /// (also at sigma 0), computed on up to `threads` threads (nil: `defaultThreadCount`, asked for
     /// only when the picture is large enough to share).
-    /// `image.pixels` must hold `width * height * 4` bytes (the kernels read them through a
-    /// pointer): an image whose public `pixels` were given another length stops the process
-    /// here, not in the kernels' memory. Check first with `Image.checkPixelCount()`.
     public func apply(to image: Image, threads: Int? = nil) -> Image {
-        precondition(
-            image.pixels.count == image.width * image.height * 4,
-            "Image.pixels must hold width * height * 4 bytes"
-        )
         guard BlurPlan(sigma: sigma) != .copy, !image.isEmpty else {
             guard let tint else { return image }
             return Veil(tint).applied(to: image, threads: threads)
@@ -86,10 +79,6 @@ public struct GaussianBlur: Sendable {
 
     /// The blurred coverage mask (threads as for an image).
     public func apply(to mask: CoverageMask, threads: Int? = nil) -> CoverageMask {
-        precondition(
-            mask.values.count == mask.width * mask.height,
-            "CoverageMask.values must hold width * height bytes"
-        )
         guard BlurPlan(sigma: sigma) != .copy, mask.width > 0, mask.height > 0 else { return mask }
         let values = HugePages.bytes(count: mask.values.count) { destination in
             mask.values.withUnsafeBufferPointer { source in

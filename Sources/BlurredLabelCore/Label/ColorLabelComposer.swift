@@ -12,7 +12,7 @@ enum ColorLabelComposer {
         let y1 = min(image.height, top + height)
         guard x0 < x1, y0 < y1 else { return }
         let imageWidth = image.width
-        image.pixels.withUnsafeMutableBufferPointer { out in
+        image.withUnsafeMutablePixels { out in
             for y in y0..<y1 {
                 for x in x0..<x1 {
                     let s = ((y - top) * width + (x - left)) * 4
@@ -35,7 +35,7 @@ enum ColorLabelComposer {
         for i in 0..<(mask.width * mask.height) {
             let coverage = UInt32(mask.values[i])
             guard coverage > 0 else { continue }
-            for k in 0..<4 { image.pixels[i * 4 + k] = UInt8((fill[k] * coverage + 127) / 255) }
+            for k in 0..<4 { image[byte: i * 4 + k] = UInt8((fill[k] * coverage + 127) / 255) }
         }
         if let layer = text.colorLayer {
             drawOver(&image, layer.pixels, width: layer.width, height: layer.height, left: 0, top: 0)
@@ -52,7 +52,7 @@ enum ColorLabelComposer {
         for y in 0..<image.height {
             let dst = ((y + top) * width + left) * 4
             let src = y * image.width * 4
-            out.pixels.replaceSubrange(dst..<(dst + image.width * 4), with: image.pixels[src..<(src + image.width * 4)])
+            out.overwrite(at: dst, with: image.pixels[src..<(src + image.width * 4)])
         }
         return out
     }

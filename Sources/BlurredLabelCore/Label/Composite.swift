@@ -32,12 +32,11 @@ enum Composite {
         left: Int,
         top: Int
     ) throws -> Image {
-        try mask.checkValueCount()  // read through a pointer below
         let lut = table(color: color, background: background)
         // The canvas starts as the background, which is the table's coverage-0 entry exactly.
         var image = try Image(width: width, height: height, fill: background)
-        image.pixels.withUnsafeMutableBytes { raw in
-            let out = raw.bindMemory(to: UInt32.self)
+        image.withUnsafeMutablePixels { bytes in
+            let out = UnsafeMutableRawBufferPointer(bytes).bindMemory(to: UInt32.self)
             lut.withUnsafeBufferPointer { lut in
                 mask.values.withUnsafeBufferPointer { m in
                     let x0 = max(0, left)

@@ -2,8 +2,9 @@
 public struct CoverageMask: Equatable, Sendable {
     public let width: Int
     public let height: Int
-    /// `width * height` bytes, rows top to bottom.
-    public var values: [UInt8]
+    /// `width * height` bytes, rows top to bottom. Always that many: they are changed only in place
+    /// (`subscript(x:y:)`, `withUnsafeMutableValues(_:)`), so no reader needs to check.
+    public private(set) var values: [UInt8]
 
     /// An empty (all zero) mask.
     public init(width: Int, height: Int) throws {
@@ -24,12 +25,11 @@ public struct CoverageMask: Equatable, Sendable {
         self.values = values
     }
 
-    /// Refuses a mask whose `values` (a public var) no longer hold `width * height` bytes,
-    /// before any code reads them through a pointer.
-    public func checkValueCount() throws {
-        guard values.count == width * height else {
-            throw ImageError.pixelCountMismatch(expected: width * height, actual: values.count)
-        }
+    /// Runs `body` with the coverage bytes to change in place; their count cannot change.
+    public mutating func withUnsafeMutableValues<Result>(
+        _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try values.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 
     public subscript(x: Int, y: Int) -> UInt8 {
@@ -40,7 +40,6 @@ public struct CoverageMask: Equatable, Sendable {
     /// This mask with `pad` empty pixels added on every side.
     /// A negative or overflowing `pad` is refused as an invalid size.
     public func padded(by pad: Int) throws -> CoverageMask {
-        try checkValueCount()
         let grow = pad.multipliedReportingOverflow(by: 2)
         guard pad >= 0, !grow.overflow, width <= Int.max - grow.partialValue, height <= Int.max - grow.partialValue
         else {
@@ -58,7 +57,6 @@ public struct CoverageMask: Equatable, Sendable {
     /// This mask centered on a larger empty one (each side at least this mask's).
     /// A size smaller than the mask's is refused as an invalid size.
     public func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
-        try checkValueCount()
         if newWidth == width && newHeight == height { return self }
         guard newWidth >= width, newHeight >= height else {
             throw ImageError.invalidSize(width: newWidth, height: newHeight)

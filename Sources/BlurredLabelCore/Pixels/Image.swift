@@ -5,7 +5,9 @@ public struct Image: Equatable, Sendable {
     public let width: Int
     public let height: Int
     /// `width * height * 4` bytes: R, G, B, A per pixel, colour already multiplied by alpha.
-    public var pixels: [UInt8]
+    /// Always that many: they are changed only in place (`subscript(byte:)`,
+    /// `withUnsafeMutablePixels(_:)`), never added or removed, so no reader needs to check.
+    public private(set) var pixels: [UInt8]
 
     /// An image filled with one colour.
     public init(width: Int, height: Int, fill: Color = .transparent) throws {
@@ -46,12 +48,22 @@ public struct Image: Equatable, Sendable {
         else { throw ImageError.invalidSize(width: width, height: height) }
     }
 
-    /// Refuses an image whose `pixels` (a public var) no longer hold `width * height * 4` bytes,
-    /// before any code reads them through a pointer.
-    public func checkPixelCount() throws {
-        guard pixels.count == width * height * 4 else {
-            throw ImageError.pixelCountMismatch(expected: width * height * 4, actual: pixels.count)
-        }
+    /// Byte `index` of `pixels`, read or written in place.
+    public subscript(byte index: Int) -> UInt8 {
+        get { pixels[index] }
+        set { pixels[index] = newValue }
+    }
+
+    /// Overwrites the bytes from `offset` on with `bytes` (which must fit inside `pixels`).
+    mutating func overwrite(at offset: Int, with bytes: ArraySlice<UInt8>) {
+        pixels.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+    }
+
+    /// Runs `body` with the pixels' bytes to change in place; their count cannot change.
+    public mutating func withUnsafeMutablePixels<Result>(
+        _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try pixels.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 
     /// The premultiplied pixel at (x, y).
@@ -61,9 +73,7 @@ public struct Image: Equatable, Sendable {
     }
 
     /// This image composited over an opaque colour.
-    /// (`pixels` must hold `width * height * 4` bytes: see `checkPixelCount()`.)
     public func flattened(over backdrop: Color) -> Image {
-        precondition(pixels.count == width * height * 4, "Image.pixels must hold width * height * 4 bytes")
         var out = self
         let b = backdrop.premultiplied
         let back = [UInt32(b.0), UInt32(b.1), UInt32(b.2)]

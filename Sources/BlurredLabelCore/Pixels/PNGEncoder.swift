@@ -47,15 +47,13 @@ public struct PNGEncoder: Sendable {
 
     /// The PNG file for `image`.
     public func encode(_ image: Image) throws -> [UInt8] {
-        try image.checkPixelCount()
-        return try encode(image, exactPlan: .smallest(for: [image]))
+        try encode(image, exactPlan: .smallest(for: [image]))
     }
 
     /// The PNG file for `image` in a given colour plan, which must hold its pixels exactly
     /// (`PNGColorPlan.smallest(for:)` or `Builder` make such plans); one that does not is
     /// refused, never written with other pixels.
     public func encode(_ image: Image, plan: PNGColorPlan) throws -> [UInt8] {
-        try image.checkPixelCount()
         guard plan.holds(image) else {
             throw PNGError.encodeFailed(reason: "the colour plan \(plan.name) cannot hold this image's pixels exactly")
         }

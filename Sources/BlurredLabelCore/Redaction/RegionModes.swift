@@ -14,7 +14,7 @@ enum RegionBlur {
         let crop = try image.cropped(to: area)
         let blurred = try GaussianBlur(sigma: sigma, edges: .clamp, tint: tint).apply(to: crop)
         let width = image.width
-        image.pixels.withUnsafeMutableBufferPointer { out in
+        image.withUnsafeMutablePixels { out in
             blurred.pixels.withUnsafeBufferPointer { src in
                 for y in rect.y..<(rect.y + rect.height) {
                     let from = ((y - area.y) * area.width + (rect.x - area.x)) * 4
@@ -30,7 +30,7 @@ enum RegionBlur {
 enum RegionPixelate {
     static func pixelate(_ image: inout Image, rect: Redaction.Rect, block: Int) {
         let w = image.width
-        image.pixels.withUnsafeMutableBufferPointer { p in
+        image.withUnsafeMutablePixels { p in
             for by in stride(from: rect.y, to: rect.y + rect.height, by: block) {
                 for bx in stride(from: rect.x, to: rect.x + rect.width, by: block) {
                     let x1 = min(bx + block, rect.x + rect.width)
@@ -57,7 +57,7 @@ enum RegionFill {
             for x in rect.x..<(rect.x + rect.width) {
                 let i = (y * w + x) * 4
                 for c in 0..<4 {
-                    image.pixels[i + c] = UInt8(fill[c] + (UInt32(image.pixels[i + c]) * inverse + 127) / 255)
+                    image[byte: i + c] = UInt8(fill[c] + (UInt32(image.pixels[i + c]) * inverse + 127) / 255)
                 }
             }
         }
@@ -112,7 +112,7 @@ enum RegionSynthesis {
         secret.withUnsafeBufferPointer { secret in
             below.withUnsafeBufferPointer { below in
                 image.pixels.withUnsafeBufferPointer { source in
-                    out.pixels.withUnsafeMutableBufferPointer { target in
+                    out.withUnsafeMutablePixels { target in
                         for by in 0..<bh {
                             let y = y0 + by
                             var bx = 0

@@ -88,12 +88,13 @@ public enum TextRenderer {
             )
         }
         var mask = try CoverageMask(width: maxX - minX, height: maxY - minY)
-        mask.values.withUnsafeMutableBufferPointer { out in
+        let maskWidth = mask.width
+        mask.withUnsafeMutableValues { out in
             for piece in pieces {
                 let b = piece.bitmap
                 b.coverage.withUnsafeBufferPointer { src in
                     for y in 0..<b.height {
-                        let row = (piece.y - minY + y) * mask.width + (piece.x - minX)
+                        let row = (piece.y - minY + y) * maskWidth + (piece.x - minX)
                         for x in 0..<b.width where src[y * b.width + x] > out[row + x] {
                             out[row + x] = src[y * b.width + x]
                         }
