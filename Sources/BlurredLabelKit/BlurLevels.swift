@@ -65,7 +65,6 @@ public actor BlurLevels {
     ) throws {
         guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
-        try image.checkPixelCount()
         try Self.checkLevelPixels(width: image.width, height: image.height, steps: steps)
         self.source = .image(image, edges: edges, tint: tint)
         self.maxRadius = maxRadius

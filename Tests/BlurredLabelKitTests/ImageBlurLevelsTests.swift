@@ -223,10 +223,10 @@ struct TintedBlurGoldenTests {
                 let t = Double(x + y) / Double(width + height)
                 let stripe = (x / 12) % 2 == 0 ? 0.0 : 30.0
                 let i = (y * width + x) * 4
-                picture.pixels[i] = UInt8(46 + (232 - 46) * t)
-                picture.pixels[i + 1] = UInt8(134 + (67 - 134) * t + stripe)
-                picture.pixels[i + 2] = UInt8(222 + (147 - 222) * t)
-                picture.pixels[i + 3] = 255
+                picture[byte: i] = UInt8(46 + (232 - 46) * t)
+                picture[byte: i + 1] = UInt8(134 + (67 - 134) * t + stripe)
+                picture[byte: i + 2] = UInt8(222 + (147 - 222) * t)
+                picture[byte: i + 3] = 255
             }
         }
         let text = try GoldenTests.label("SALE 19.99 €", radius: nil) {
@@ -242,7 +242,7 @@ struct TintedBlurGoldenTests {
                 let d = ((y + dy) * width + x + dx) * 4
                 let inverse = 255 - Int(text.pixels[s + 3])
                 for c in 0..<4 {
-                    picture.pixels[d + c] = UInt8(
+                    picture[byte: d + c] = UInt8(
                         Int(text.pixels[s + c]) + (Int(picture.pixels[d + c]) * inverse + 127) / 255
                     )
                 }

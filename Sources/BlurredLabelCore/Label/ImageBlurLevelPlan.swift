@@ -26,7 +26,6 @@ public struct ImageBlurLevelPlan: Sendable {
     public init(image: Image, maxRadius: Double, steps: Int, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
         guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
-        try image.checkPixelCount()
         self.image = image
         self.maxRadius = maxRadius
         self.steps = steps

@@ -40,7 +40,7 @@ public struct Veil: Equatable, Sendable {
         defer { table.free() }
         let sharable = max(1, pixelCount / Self.pixelsPerThread)
         let workers = sharable == 1 ? 1 : min(threads ?? defaultThreadCount, sharable)
-        image.pixels.withUnsafeMutableBufferPointer { buffer in
+        image.withUnsafeMutablePixels { buffer in
             let pixels = UnsafeSendable(buffer.baseAddress!)
             parallelRanges(pixelCount, threads: workers) { range in
                 let t = UnsafePointer(table.pointer)
