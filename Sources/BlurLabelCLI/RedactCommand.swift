@@ -82,6 +82,27 @@ enum RedactCommand {
         if !inPlace && destination != "-" && input != "-" && SameFile.check(input, destination) {
             throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
         }
+        let (regions, tint) = try regions(arguments)
+        let maxPixels = try CommonOptions.maxPixels(arguments)
+        let level = try CommonOptions.compression(arguments)
+        let image = try PNGDecoder.decode(contentsOf: input, maxPixels: maxPixels)
+        var redaction = Redaction(image: image)
+        for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
+        let result = try redaction.render()
+        if regions.contains(where: { $0.1.isCosmetic }) {
+            output.standardError(
+                "blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n"
+            )
+        }
+        try writePNG(result, to: destination, compressionLevel: level)
+        return 0
+    }
+
+    /// The regions, their modes and the tint `--rect`, `--mode`, `--radius`, `--block`, `--color`
+    /// and `--tint` ask for.
+    static func regions(
+        _ arguments: ParsedArguments
+    ) throws -> (regions: [(Redaction.Rect, Redaction.Mode)], tint: Color?) {
         let rects = arguments.all("--rect")
         guard !rects.isEmpty else { throw UsageError(message: "give at least one --rect X,Y,W,H") }
         let defaultMode = arguments.value("--mode") ?? "blur"
@@ -97,8 +118,6 @@ enum RedactCommand {
         )
         let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
         let tint = try CommonOptions.tint(arguments)
-        let maxPixels = try CommonOptions.maxPixels(arguments)
-        let level = try CommonOptions.compression(arguments)
         var regions: [(Redaction.Rect, Redaction.Mode)] = []
         for (index, text) in rects.enumerated() {
             let (rect, modeName) = try parseRect(text, index: index)
@@ -117,17 +136,17 @@ enum RedactCommand {
             }
             regions.append((rect, mode))
         }
-        let image = try PNGDecoder.decode(contentsOf: input, maxPixels: maxPixels)
+        return (regions, tint)
+    }
+
+    /// What `blurlabel redact IN.png ARGUMENTS -o OUT.png` renders for `image` (IN.png's pixels):
+    /// `blurlabel edit`'s previews and saves go through the same parsing and the same `Redaction`,
+    /// so the command line the page shows makes the same pixels.
+    static func render(_ image: Image, redactArguments: [String]) throws -> Image {
+        let (regions, tint) = try regions(try spec.parse(["IN.png"] + redactArguments))
         var redaction = Redaction(image: image)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
-        let result = try redaction.render()
-        if regions.contains(where: { $0.1.isCosmetic }) {
-            output.standardError(
-                "blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n"
-            )
-        }
-        try writePNG(result, to: destination, compressionLevel: level)
-        return 0
+        return try redaction.render()
     }
 
     /// `--in-place` replaces a regular file atomically; a FIFO, device or `/dev/stdin` would be

@@ -6,17 +6,18 @@ import HTTPServer
 import Glibc
 #endif
 
-/// `blurlabel-serve serve …` and `blurlabel-serve sign …`, which `blurlabel serve` and
-/// `blurlabel sign` exec: the HTTP and crypto libraries load only here.
+/// `blurlabel-serve serve …`, `sign …` and `edit …`, which `blurlabel serve`, `sign` and
+/// `edit` exec: the HTTP and crypto libraries load only here.
 public enum ServeMain {
     public static func run(_ arguments: [String]) -> Int32 {
         let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
         switch arguments.first {
         case "serve": return serve(Array(arguments.dropFirst()), environment: environment)
         case "sign": return sign(Array(arguments.dropFirst()), environment: environment)
+        case "edit": return EditMain.run(Array(arguments.dropFirst()))
         default:
             say(
-                "blurlabel-serve: the command must be serve or sign (run by 'blurlabel serve' or 'blurlabel sign')\n",
+                "blurlabel-serve: the command must be serve, sign or edit (run by 'blurlabel serve', 'sign' or 'edit')\n",
                 to: STDERR_FILENO
             )
             return 2

@@ -1,6 +1,6 @@
 import Glibc
 
-/// `serve` and `sign` run in `blurlabel-serve`, installed beside `blurlabel`: it links the HTTP
+/// `serve`, `sign` and `edit` run in `blurlabel-serve`, installed beside `blurlabel`: it links the HTTP
 /// (libmicrohttpd) and crypto (libcrypto) libraries, which a one-label `render` must not load.
 /// `blurlabel` execs it with the same arguments.
 enum ExternalCommands {
@@ -12,6 +12,7 @@ enum ExternalCommands {
     static let all = [
         Command(name: "serve", summary: "serve labels over HTTP from signed URLs (docs/serve.md)"),
         Command(name: "sign", summary: "print a signed URL path for a label, for serve"),
+        Command(name: "edit", summary: "draw redaction rectangles on a PNG in the browser (docs/edit.md)"),
     ]
 
     /// The helper's path: beside this executable (its real path, links followed).

@@ -1,0 +1,121 @@
+import BlurredLabelCore
+
+/// `blurlabel edit IN.png -o OUT.png …`'s settings, parsed by the command line's parser; the page
+/// server itself runs in the separate `blurlabel-serve` executable (Package.swift says why).
+package struct EditSettings: Sendable {
+    package var input = ""
+    package var output = ""
+    package var host = "127.0.0.1"
+    package var port: UInt16 = 0
+    package var mode = "blur"
+    package var radius = 8.0
+    package var rects: String? = nil
+    package var open = false
+    /// Seconds without a request after which the server exits.
+    package var idleSeconds = 3600
+
+    package enum Parsed {
+        case help(String)
+        case run(EditSettings)
+    }
+
+    static let spec = CommandSpec(
+        name: "edit",
+        summary: "draw redaction rectangles on a PNG in the browser (docs/edit.md)",
+        positionals: ["IN.png"],
+        options: [
+            CommonOptions.output,
+            OptionSpec(
+                name: "--listen",
+                value: "127.0.0.1:PORT",
+                help: "loopback address and port of the page (default: a free port)"
+            ),
+            OptionSpec(
+                name: "--mode",
+                value: "MODE",
+                help: "blur (default), pixelate, fill or secure for new rectangles"
+            ),
+            OptionSpec(
+                name: "--radius",
+                short: "-r",
+                value: "SIGMA",
+                help: "blur and secure sigma in pixels (default 8)"
+            ),
+            OptionSpec(
+                name: "--rects",
+                value: "FILE.json",
+                help: "load the rectangles from FILE.json when it exists; Save writes them there too"
+            ),
+            OptionSpec(name: "--open", help: "also open the page with xdg-open"),
+        ],
+        details: """
+            Prints the page's URL, with a one-time token in it, as the first line of standard output.
+            The page draws rectangles over the picture, previews them rendered by the engine, and
+            Save writes OUT.png (never IN.png). The server exits on the page's Done, on Ctrl-C or
+            SIGTERM, and after an hour without requests.
+            """
+    )
+
+    /// Reads the options and checks them: loopback only, OUT not IN.
+    package static func parse(_ arguments: [String]) throws -> Parsed {
+        let parsed: ParsedArguments
+        do { parsed = try spec.parse(arguments) } catch let error as UsageError {
+            throw URLLabelOptions.Failure(error.message)
+        }
+        if parsed.wantsHelp { return .help(spec.help) }
+        var settings = EditSettings()
+        do {
+            settings.input = parsed.positionals[0]
+            guard let output = parsed.value("--output") else { throw UsageError(message: "missing -o OUT.png") }
+            guard settings.input != "-", output != "-" else {
+                throw UsageError(message: "edit needs files for IN.png and OUT.png, not standard input or output")
+            }
+            if SameFile.check(settings.input, output) {
+                throw UsageError(message: "-o \(output) is the input file; edit never writes its input")
+            }
+            settings.output = output
+            if let listen = parsed.value("--listen") {
+                guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...])
+                else { throw UsageError(message: "--listen needs 127.0.0.1:PORT, got '\(listen)'") }
+                let host = String(listen[..<colon])
+                guard host.hasPrefix("127.") else {
+                    throw UsageError(message: "--listen: edit listens on loopback only (127.x.x.x), not '\(host)'")
+                }
+                settings.host = host
+                settings.port = port
+            }
+            if let mode = parsed.value("--mode") {
+                guard RedactCommand.modes.contains(mode) else {
+                    throw UsageError(
+                        message:
+                            "--mode: unknown mode '\(mode)' (modes: \(RedactCommand.modes.joined(separator: ", ")))"
+                    )
+                }
+                settings.mode = mode
+            }
+            if let radius = parsed.value("--radius") {
+                settings.radius = try OptionValues.number(radius, option: "--radius", range: 0...Limits.maximumRadius)
+            }
+            settings.rects = parsed.value("--rects")
+            if let rects = settings.rects, SameFile.check(rects, settings.input) || SameFile.check(rects, output) {
+                throw UsageError(message: "--rects \(rects) is the input or the output picture")
+            }
+            settings.open = parsed.has("--open")
+        } catch let error as UsageError {
+            throw URLLabelOptions.Failure(error.message)
+        }
+        return .run(settings)
+    }
+
+    /// What `blurlabel redact IN.png ARGUMENTS -o OUT.png` makes of `image`: the page's previews
+    /// and Save go through `redact`'s own parsing and `Redaction`.
+    package static func redact(_ image: Image, arguments: [String]) throws -> Image {
+        try RedactCommand.render(image, redactArguments: arguments)
+    }
+
+    /// Writes `image` to `path` as every command writes an output: a temporary file renamed over
+    /// it, the existing file's mode kept, never half-written.
+    package static func save(_ image: Image, to path: String) throws {
+        try writePNG(image, to: path)
+    }
+}

@@ -1,0 +1,104 @@
+import BlurLabelCLI
+import BlurredLabelCore
+import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `blurlabel-serve edit …`, which `blurlabel edit` execs: the page server on loopback.
+enum EditMain {
+    static func run(_ arguments: [String]) -> Int32 {
+        let settings: EditSettings
+        let image: Image
+        let token: String
+        do {
+            switch try EditSettings.parse(arguments) {
+            case let .help(text):
+                ServeMain.say(text + "\n", to: STDOUT_FILENO)
+                return 0
+            case let .run(parsed): settings = parsed
+            }
+            image = try PNGDecoder.decode(contentsOf: settings.input)
+            guard let random = randomToken() else { throw URLLabelOptions.Failure("cannot read /dev/urandom") }
+            token = random
+        } catch {
+            ServeMain.say("blurlabel edit: \(error)\n", to: STDERR_FILENO)
+            return 2
+        }
+        signal(SIGPIPE, SIG_IGN)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let workers = BoundedWorkers(threads: 2, capacity: 4)
+        let service: EditService
+        let server: HTTPServer
+        do {
+            service = try EditService(settings: settings, token: token, image: image, workers: workers)
+            var configuration = HTTPServer.Configuration()
+            configuration.host = settings.host
+            configuration.port = settings.port
+            configuration.threads = 1
+            configuration.connectionLimit = 64
+            configuration.idleTimeoutSeconds = 30
+            server = try HTTPServer(configuration, handler: { service.handle($0, $1) })
+        } catch {
+            ServeMain.say("blurlabel edit: \(error)\n", to: STDERR_FILENO)
+            return 2
+        }
+        service.port.withLock { $0 = server.port }
+        ServeMain.say(service.url + "\n", to: STDOUT_FILENO)
+        ServeMain.say(
+            "blurlabel edit: open the URL above; Save writes \(SameFile.resolved(settings.output)); Done, Ctrl-C or an idle hour stops\n",
+            to: STDERR_FILENO
+        )
+        if settings.open { openInBrowser(service.url) }
+        var reason = "Done"
+        var wait = timespec(tv_sec: 0, tv_nsec: 200_000_000)
+        while true {
+            let received = sigtimedwait(&stopSignals, nil, &wait)
+            if received > 0 {
+                reason = "signal \(received)"
+                break
+            }
+            if service.done.withLock({ $0 }) {
+                usleep(100_000)  // Done's own response goes out first.
+                break
+            }
+            if EditService.now() - service.lastRequest.withLock({ $0 }) > Double(settings.idleSeconds) {
+                reason = "an idle hour"
+                break
+            }
+        }
+        server.shutdown(drainSeconds: 2)
+        workers.drain(seconds: 1)
+        ServeMain.say("blurlabel edit: stopped (\(reason))\n", to: STDERR_FILENO)
+        return 0
+    }
+
+    /// 32 hexadecimal digits from the kernel's random source.
+    static func randomToken() -> String? {
+        let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        guard count == 16 else { return nil }
+        return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// `xdg-open URL`, not waited for.
+    static func openInBrowser(_ url: String) {
+        var pid = pid_t()
+        let arguments = ["xdg-open", url]
+        var pointers = arguments.map { strdup($0) }
+        pointers.append(nil)
+        defer { for pointer in pointers { free(pointer) } }
+        if posix_spawnp(&pid, "xdg-open", nil, nil, pointers, environ) != 0 {
+            ServeMain.say("blurlabel edit: cannot run xdg-open; open the URL yourself\n", to: STDERR_FILENO)
+        }
+    }
+}

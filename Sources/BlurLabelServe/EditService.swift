@@ -1,0 +1,186 @@
+import BlurLabelCLI
+import BlurredLabelCore
+import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `blurlabel edit`'s requests: the page, the picture, previews rendered by the engine, Save and
+/// Done. Every request needs the one-time token as its first path segment and the server's own
+/// address as its Host (a DNS-rebinding page's requests carry its own name); a request with an
+/// Origin must come from the page itself. No CORS header is ever sent.
+final class EditService: Sendable {
+    let settings: EditSettings
+    let token: String
+    let image: Image
+    /// The input re-encoded, shown while there is no rectangle.
+    let original: [UInt8]
+    let workers: BoundedWorkers
+    let port: LockedValue<UInt16> = LockedValue(0)
+    /// Set by Done: the main thread exits.
+    let done = LockedValue(false)
+    /// When the last request arrived (monotonic seconds).
+    let lastRequest = LockedValue(0.0)
+
+    init(settings: EditSettings, token: String, image: Image, workers: BoundedWorkers) throws {
+        self.settings = settings
+        self.token = token
+        self.image = image
+        self.original = try PNGEncoder(compressionLevel: 1).encode(image)
+        self.workers = workers
+        lastRequest.withLock { $0 = Self.now() }
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The page's URL, token included.
+    var url: String { "http://\(settings.host):\(port.withLock { $0 })/\(token)/" }
+
+    static let securityHeaders: [(name: String, value: String)] = [
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+
+    static func refuse(_ status: Int, _ line: String) -> HTTPResponse {
+        .text(status, line, headers: securityHeaders)
+    }
+
+    func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponse? {
+        lastRequest.withLock { $0 = Self.now() }
+        let port = port.withLock { $0 }
+        let own = ["\(settings.host):\(port)", "localhost:\(port)"]
+        guard let host = request.header("Host"), own.contains(host.lowercased()) else {
+            return Self.refuse(421, "this server answers only to http://\(settings.host):\(port)")
+        }
+        if let origin = request.header("Origin"), !own.contains(where: { origin.lowercased() == "http://" + $0 }) {
+            return Self.refuse(403, "cross-origin requests are refused")
+        }
+        let parts = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        // "/TOKEN/rest": parts[0] is empty, parts[1] is "TOKEN/rest".
+        guard parts.count == 2, parts[0].isEmpty else { return Self.refuse(403, "a token is needed") }
+        let rest = parts[1].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard rest.count == 2, Self.equal(Array(rest[0].utf8), Array(token.utf8)) else {
+            return Self.refuse(403, "a token is needed")
+        }
+        let route = String(rest[1])
+        switch (request.method, route) {
+        case ("GET", ""), ("HEAD", ""):
+            return HTTPResponse(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/html; charset=utf-8"),
+                    (
+                        "Content-Security-Policy",
+                        "default-src 'none'; img-src 'self' blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+                    ),
+                ] + Self.securityHeaders,
+                body: Array(EditPage.html.utf8)
+            )
+        case ("GET", "state"):
+            return json(200, stateJSON())
+        case ("GET", "original.png"):
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "image/png")] + Self.securityHeaders,
+                body: original
+            )
+        case ("POST", "preview"), ("POST", "save"):
+            let arguments = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
+            let save = route == "save"
+            let image = image
+            let output = settings.output
+            let accepted = workers.submit {
+                responder.respond(Self.render(image, arguments: arguments, saveTo: save ? output : nil))
+            }
+            return accepted ? nil : Self.refuse(503, "busy: try again")
+        case ("POST", "rects"):
+            guard let path = settings.rects else { return Self.refuse(404, "no --rects FILE.json was given") }
+            do {
+                try FileIO.write(request.body, to: path)
+                return .text(200, "rectangles saved to \(SameFile.resolved(path))", headers: Self.securityHeaders)
+            } catch {
+                return Self.refuse(500, "cannot write \(path): \(error)")
+            }
+        case ("POST", "done"):
+            done.withLock { $0 = true }
+            return .text(200, "blurlabel edit: stopped; you may close this page", headers: Self.securityHeaders)
+        default:
+            return Self.refuse(404, "no such page")
+        }
+    }
+
+    /// The redacted picture for `arguments` (`redact`'s options), as PNG, or written to `saveTo`.
+    static func render(_ image: Image, arguments: [String], saveTo: String?) -> HTTPResponse {
+        do {
+            let result = try EditSettings.redact(image, arguments: arguments)
+            if let path = saveTo {
+                try EditSettings.save(result, to: path)
+                return .text(200, "saved \(SameFile.resolved(path))", headers: securityHeaders)
+            }
+            let png = try PNGEncoder(compressionLevel: 1).encode(result)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + securityHeaders, body: png)
+        } catch {
+            return refuse(400, "\(error)")
+        }
+    }
+
+    func json(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "application/json")] + Self.securityHeaders,
+            body: Array(text.utf8)
+        )
+    }
+
+    /// What the page starts from: the picture's size, the paths, the defaults, the saved rectangles.
+    func stateJSON() -> String {
+        var rectsText: String? = nil
+        if let path = settings.rects, access(path, F_OK) == 0 {
+            rectsText = (try? FileIO.read(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let fields = [
+            "\"width\":\(image.width)",
+            "\"height\":\(image.height)",
+            "\"input\":\(Self.quoted(settings.input))",
+            "\"output\":\(Self.quoted(settings.output))",
+            "\"outputPath\":\(Self.quoted(SameFile.resolved(settings.output)))",
+            "\"mode\":\(Self.quoted(settings.mode))",
+            "\"radius\":\(settings.radius)",
+            "\"rectsFile\":\(settings.rects.map(Self.quoted) ?? "null")",
+            "\"rectsText\":\(rectsText.map(Self.quoted) ?? "null")",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Compares without stopping at the first difference.
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,286 @@
+"""`blurlabel edit` in a real browser (Playwright for Python driving Debian's Chromium).
+
+Run by scripts/test-edit: python test_edit.py BIN_DIR CHROMIUM [SCREENSHOT.png]
+Draws, moves, resizes nothing by coordinates typed in: every rectangle comes from mouse drags or
+the keyboard, and the saved picture is checked against `blurlabel redact` run with the command
+line the page shows.
+"""
+import http.client
+import json
+import os
+import shlex
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+from playwright.sync_api import sync_playwright
+
+BIN, CHROMIUM = sys.argv[1], sys.argv[2]
+SCREENSHOT = sys.argv[3] if len(sys.argv) > 3 else None
+BLURLABEL = os.path.join(BIN, "blurlabel")
+work = tempfile.mkdtemp(prefix="test-edit-")
+
+
+def fail(message):
+    print("test-edit: FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def write_png(path, width, height):
+    """An opaque RGB picture with detail everywhere (a blur changes every pixel it covers)."""
+    rows = bytearray()
+    for y in range(height):
+        rows.append(0)
+        for x in range(width):
+            v = 255 if ((x // 8) + (y // 8)) % 2 else 0
+            rows += bytes(((x * 255) // width, (y * 255) // height, v))
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(bytes(rows), 1)) + chunk(b"IEND", b""))
+
+
+def start(args):
+    process = subprocess.Popen([BLURLABEL, "edit"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = process.stdout.readline().strip()
+    if not url.startswith("http://127.0.0.1:"):
+        fail(f"edit printed no URL first: {url!r} {process.stderr.read()}")
+    return process, url
+
+
+def request(url, path, host=None, method="GET", headers=None, body=None):
+    hostport = url.split("/")[2]
+    connection = http.client.HTTPConnection(hostport, timeout=10)
+    connection.putrequest(method, path, skip_host=True)
+    connection.putheader("Host", host or hostport)
+    for name, value in (headers or {}).items():
+        connection.putheader(name, value)
+    data = body.encode() if body else b""
+    connection.putheader("Content-Length", str(len(data)))
+    connection.endheaders(data)
+    response = connection.getresponse()
+    result = (response.status, dict(response.getheaders()), response.read())
+    connection.close()
+    return result
+
+
+def drag(page, start, end, steps=8):
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=steps)
+    page.mouse.up()
+
+
+def wait_for(page, expression, what, seconds=30):
+    """Polls with page.evaluate (wait_for_function's string evaluation is refused by the page's CSP)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            fail("timed out waiting for " + what)
+        time.sleep(0.01)
+
+
+def settle(page):
+    wait_for(page, "() => !!(window.previewSettled && window.previewSettled() && editStats.shown > 0)", "the preview")
+
+
+def rects_of(page):
+    """The rectangles as the page's command line says them."""
+    words = shlex.split(page.inner_text("#command"))
+    return [w for i, w in enumerate(words) if i > 0 and words[i - 1] == "--rect"]
+
+
+def check_refusals(url):
+    token_path = "/" + url.split("/")[3] + "/"
+    status, headers, _ = request(url, token_path)
+    if status != 200 or "Access-Control-Allow-Origin" in headers:
+        fail(f"the page with its token: {status} {headers}")
+    for path, what in (("/", "no token"), ("/state", "no token"), ("/" + "0" * 32 + "/", "a wrong token"),
+                       ("/" + "0" * 32 + "/state", "a wrong token")):
+        status, _, _ = request(url, path)
+        if status != 403:
+            fail(f"{what} ({path}) answered {status}, not 403")
+    status, _, _ = request(url, token_path + "state", host="evil.example:" + url.split(":")[2].split("/")[0])
+    if status != 421:
+        fail(f"a foreign Host answered {status}, not 421")
+    status, headers, _ = request(url, token_path + "preview", method="POST", headers={"Origin": "http://evil.example"},
+                                 body="--rect\n0,0,10,10")
+    if status != 403 or "Access-Control-Allow-Origin" in headers:
+        fail(f"a cross-origin POST answered {status}")
+    print("test-edit: refused: no token, a wrong token, a foreign Host, a foreign Origin", flush=True)
+
+
+def main_run(browser):
+    source = os.path.join(work, "in.png")
+    out = os.path.join(work, "out.png")
+    rects_file = os.path.join(work, "rects.json")
+    write_png(source, 1200, 750)
+    refused = subprocess.run([BLURLABEL, "edit", source, "-o", os.path.join(work, ".", "in.png")], capture_output=True, text=True)
+    if refused.returncode != 2 or "is the input file" not in refused.stderr:
+        fail(f"OUT equal to IN was not refused: {refused.returncode} {refused.stderr}")
+    print("test-edit: refused: OUT equal to IN (" + refused.stderr.strip() + ")")
+    process, url = start([source, "-o", out, "--rects", rects_file])
+    try:
+        check_refusals(url)
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
+        page.goto(url)
+        settle(page)
+        box = page.locator("#picture").bounding_box()
+        scale = 1200 / box["width"]
+        if scale <= 1.0:
+            fail("the picture is not scaled to fit, so the mapping back is not tested")
+        x0, y0 = box["x"], box["y"]
+        drag(page, (x0 + 100, y0 + 100), (x0 + 300, y0 + 250))
+        drag(page, (x0 + 700, y0 + 500), (x0 + 450, y0 + 320))  # up and left
+        settle(page)
+        drawn = rects_of(page)
+        if len(drawn) != 2:
+            fail(f"two drags made {drawn}")
+        expected = [(100, 100, 200, 150), (450, 320, 250, 180)]
+        for text, want in zip(drawn, expected):
+            got = [int(n) for n in text.split(":")[0].split(",")]
+            if any(abs(g - round(w * scale)) > 2 for g, w in zip(got, want)):
+                fail(f"drag {want} (CSS px) became {text}, not about {[round(w * scale) for w in want]}")
+        # Move the first one by dragging inside it.
+        drag(page, (x0 + 200, y0 + 170), (x0 + 260, y0 + 200))
+        settle(page)
+        moved = rects_of(page)[0].split(":")[0].split(",")
+        first = drawn[0].split(":")[0].split(",")
+        if int(moved[0]) - int(first[0]) < 50 * scale * 0.9 or moved[2:] != first[2:]:
+            fail(f"moving {drawn[0]} gave {moved}")
+        # The second one to secure: select it, then the mode menu.
+        page.mouse.click(x0 + 550, y0 + 400)
+        page.select_option("#rectMode", "secure")
+        settle(page)
+        if not rects_of(page)[1].endswith(":secure"):
+            fail(f"the mode menu did not make the second rectangle secure: {rects_of(page)}")
+        # Keyboard: Tab to a rectangle, arrows move it (Shift: 10 px).
+        page.locator("#undo").focus()
+        for _ in range(30):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('rect')"):
+                break
+        else:
+            fail("Tab never reached a rectangle")
+        index = page.evaluate("Number(document.activeElement.dataset.index)")
+        before = [int(n) for n in rects_of(page)[index].split(":")[0].split(",")]
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Shift+ArrowDown")
+        after = [int(n) for n in rects_of(page)[index].split(":")[0].split(",")]
+        if after != [before[0] + 2, before[1] + 10, before[2], before[3]]:
+            fail(f"arrows moved {before} to {after}, not by (2, 10)")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        if outline in ("", "none"):
+            fail("the focused rectangle shows no focus outline")
+        # Undo the keyboard moves one by one, then redo them.
+        page.click("#undo")
+        page.click("#undo")
+        page.click("#undo")
+        if [int(n) for n in rects_of(page)[index].split(":")[0].split(",")] != before:
+            fail("three Undo did not bring the rectangle back")
+        page.click("#redo")
+        page.click("#redo")
+        page.click("#redo")
+        settle(page)
+        page.click("#save")
+        wait_for(page, "() => document.getElementById('status').textContent.startsWith('Saved to')", "Save")
+        status = page.inner_text("#status")
+        if os.path.realpath(out) not in status:
+            fail(f"Save did not say where: {status}")
+        if SCREENSHOT:
+            page.screenshot(path=SCREENSHOT)
+        # OUT.png is what the command line the page shows makes.
+        words = shlex.split(page.inner_text("#command"))
+        if words[:2] != ["blurlabel", "redact"] or words[-2] != "-o":
+            fail(f"the page's command line: {words}")
+        replay = os.path.join(work, "replay.png")
+        subprocess.run([BLURLABEL] + words[1:-1] + [replay], check=True, capture_output=True)
+        if open(out, "rb").read() != open(replay, "rb").read():
+            fail("OUT.png differs from `blurlabel redact` run with the page's command line")
+        # Outside the rectangles OUT.png is the input: fill the rectangles in both, compare exactly.
+        rect_args = [w for w in words[3:-2]]
+        rects = [rect_args[i + 1].split(":")[0] for i, w in enumerate(rect_args) if w == "--rect"]
+        filled = []
+        for name, path in (("in", source), ("out", out)):
+            target = os.path.join(work, f"{name}-filled.png")
+            args = [BLURLABEL, "redact", path, "--mode", "fill", "-o", target]
+            for r in rects:
+                args += ["--rect", r]
+            subprocess.run(args, check=True, capture_output=True)
+            filled.append(target)
+        compare = subprocess.run([BLURLABEL, "diff", filled[0], filled[1], "--threshold", "0"], capture_output=True, text=True)
+        if compare.returncode != 0:
+            fail("outside the rectangles OUT.png differs from IN.png: " + compare.stdout + compare.stderr)
+        if open(out, "rb").read() == open(source, "rb").read():
+            fail("OUT.png is the input")
+        saved = json.load(open(rects_file))
+        if len(saved["rects"]) != 2 or saved["rects"][1]["mode"] != "secure":
+            fail(f"--rects FILE.json holds {saved}")
+        print("test-edit: drawn by drags (one up-left), moved, secure, keyboard moves, undo/redo, Save: "
+              + " ".join(shlex.quote(w) for w in words[2:]))
+        page.click("#done")
+        try:
+            code = process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            fail("Done did not stop the server")
+        if code != 0:
+            fail(f"after Done the server exited {code}")
+        page.close()
+        # --rects loads the set again in a new session.
+        process, url = start([source, "-o", out, "--rects", rects_file])
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
+        page.goto(url)
+        settle(page)
+        if rects_of(page) != [w for i, w in enumerate(words) if i > 0 and words[i - 1] == "--rect"]:
+            fail(f"--rects loaded {rects_of(page)}")
+        page.close()
+        process.send_signal(signal.SIGTERM)
+        if process.wait(timeout=10) != 0:
+            fail("SIGTERM did not stop the server with status 0")
+        print("test-edit: --rects FILE.json saved and loaded again; Done and SIGTERM stop the server")
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def latency_run(browser):
+    source = os.path.join(work, "hd.png")
+    write_png(source, 1920, 1080)
+    process, url = start([source, "-o", os.path.join(work, "hd-out.png")])
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(url)
+        settle(page)
+        box = page.locator("#picture").bounding_box()
+        x0, y0 = box["x"], box["y"]
+        for i in range(5):
+            drag(page, (x0 + 20 + 110 * i, y0 + 40), (x0 + 110 + 110 * i, y0 + 140))
+        settle(page)
+        if len(rects_of(page)) != 5:
+            fail(f"five drags made {rects_of(page)}")
+        latencies = []
+        for i in range(20):
+            dy = 10 if i % 2 == 0 else -10
+            drag(page, (x0 + 60, y0 + 90 + (0 if dy > 0 else 10)), (x0 + 60 + 5, y0 + 90 + (10 if dy > 0 else 0)), steps=4)
+            settle(page)
+            latencies.append(page.evaluate("editStats.latencies[editStats.latencies.length - 1]"))
+        print(f"test-edit: preview latency, 1920x1080, five rectangles, 20 drags, in the browser (request to picture decoded): "
+              f"median {statistics.median(latencies):.0f} ms, worst {max(latencies):.0f} ms")
+        page.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+    main_run(browser)
+    latency_run(browser)
+    browser.close()
+print("test-edit: ok")
