@@ -64,7 +64,7 @@ struct EditServiceTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.png").path
-        FileManager.default.createFile(atPath: input, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: input, contents: Data([1]))
         #expect(throws: (any Error).self) { try EditSettings.parse([input, "-o", folder.path + "/./in.png"]) }
         #expect(throws: (any Error).self) {
             try EditSettings.parse([input, "-o", folder.path + "/out.png", "--listen", "0.0.0.0:8080"])

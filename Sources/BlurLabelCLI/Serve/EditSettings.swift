@@ -14,6 +14,8 @@ package struct EditSettings: Sendable {
     /// Seconds without a request after which the server exits.
     package var idleSeconds = 3600
 
+    package init() {}
+
     package enum Parsed {
         case help(String)
         case run(EditSettings)
