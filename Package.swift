@@ -80,7 +80,7 @@ let package = Package(
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
         // The checks for another machine (16 cores, AVX-512), without Foundation so its static
-        // build travels light: scripts/device-prepare.
+        // build travels light: scripts/device/prepare.
         .executableTarget(
             name: "blurlabel-device",
             dependencies: ["BlurredLabelCore", "BenchPictures"],

@@ -54,7 +54,7 @@ struct ELFNeeded {
 }
 
 /// The shipped `blurlabel` links no test framework and no Foundation, not even
-/// FoundationEssentials (each would be loaded, or linked in and relocated, at every start). `scripts/check-static-binary` checks the release build further:
+/// FoundationEssentials (each would be loaded, or linked in and relocated, at every start). `scripts/checks/check-static-binary` checks the release build further:
 /// no Swift library at all, and it runs copied to another folder with a bare environment.
 @Suite("What the executable links")
 struct ExecutableLinkTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import BlurLabelServe
 @testable import HTTPServer
 
-/// `blurlabel edit`'s refusals, in this process (the page itself: scripts/test-edit, in a browser).
+/// `blurlabel edit`'s refusals, in this process (the page itself: scripts/checks/test-edit, in a browser).
 @Suite("blurlabel edit")
 struct EditServiceTests {
     static let token = "0123456789abcdef0123456789abcdef"

@@ -263,7 +263,7 @@ struct LabelServerTests {
     }
 
     /// A few thousand requests from several threads, mixed: hits, misses, 304s, refusals. Under
-    /// ThreadSanitizer (scripts/test-tsan) this is the server's race check.
+    /// ThreadSanitizer (scripts/checks/test-tsan) this is the server's race check.
     @Test func aLoadOfMixedRequests() throws {
         let server = try TestServer(cacheBytes: 256 << 10, workers: 2, queue: 64, ioThreads: 2)
         defer { server.stop() }

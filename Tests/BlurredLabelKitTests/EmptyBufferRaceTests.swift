@@ -6,7 +6,7 @@ import Testing
 /// Empty pictures made on several threads at once. `[UInt8](unsafeUninitializedCapacity: 0)`
 /// writes its count into the Swift runtime's one shared empty-array object, so two threads doing
 /// it together are a data race; CI's ThreadSanitizer run caught two tests overlapping that way by
-/// chance. Here the overlap is made on purpose, many times, so `scripts/test-tsan` reports it every
+/// chance. Here the overlap is made on purpose, many times, so `scripts/checks/test-tsan` reports it every
 /// run if any path builds an empty array like that again.
 @Suite("Empty buffers made concurrently")
 struct EmptyBufferRaceTests {

@@ -2,7 +2,7 @@ import BlurredLabelKit
 import Foundation
 import Testing
 
-/// docs/library.md's legibility ladder (made by `blurlabel render`, scripts/make-readme-pictures)
+/// docs/library.md's legibility ladder (made by `blurlabel render`, scripts/fixtures/make-readme-pictures)
 /// shows what the library makes now: the same pixels.
 @Suite("docs/library.md's legibility ladder")
 struct LadderPicturesTests {
@@ -31,7 +31,7 @@ struct LadderPicturesTests {
         let file = Self.pictures.appendingPathComponent("ladder-\(name).png").path
         #expect(
             try PNGDecoder.decode(contentsOf: file) == label.image,
-            "docs/pictures/ladder-\(name).png is out of date: run scripts/make-readme-pictures"
+            "docs/pictures/ladder-\(name).png is out of date: run scripts/fixtures/make-readme-pictures"
         )
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// `LockedValue` under contention: every thread waits for the lock while another holds it (the
 /// sleep inside), which is the case where a bare `Mutex` waits in the kernel and ThreadSanitizer
-/// would see no synchronization. Here nothing may be lost, and under `scripts/test-tsan` nothing
+/// would see no synchronization. Here nothing may be lost, and under `scripts/checks/test-tsan` nothing
 /// may be reported.
 @Suite("LockedValue")
 struct LockedValueTests {

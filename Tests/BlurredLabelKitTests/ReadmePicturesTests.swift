@@ -3,7 +3,7 @@ import Testing
 
 @Suite("README pictures")
 struct ReadmePicturesTests {
-    /// The README's pictures that have a golden namesake are copies of it (scripts/make-readme-pictures):
+    /// The README's pictures that have a golden namesake are copies of it (scripts/fixtures/make-readme-pictures):
     /// when a golden is re-recorded, the picture people see must follow.
     @Test func readmePicturesAreTheGoldens() throws {
         var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -19,7 +19,7 @@ struct ReadmePicturesTests {
             compared += 1
             #expect(
                 try Data(contentsOf: pictures.appendingPathComponent(name)) == Data(contentsOf: golden),
-                "docs/pictures/\(name) differs from Golden/\(name): run scripts/make-readme-pictures"
+                "docs/pictures/\(name) differs from Golden/\(name): run scripts/fixtures/make-readme-pictures"
             )
         }
         #expect(compared >= 10)

@@ -166,7 +166,7 @@ struct ColorGlyphTests {
         #expect(layout.glyphs.last?.font === FontLibrary.defaultFont)
     }
 
-    /// scripts/make-colr-fixture.py: ■ is a red square (palette) with a smaller square in the text
+    /// scripts/fixtures/make-colr-fixture.py: ■ is a red square (palette) with a smaller square in the text
     /// colour on top; 'B' is a plain outline.
     @Test func colrLayersInPaletteAndTextColour() throws {
         let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(

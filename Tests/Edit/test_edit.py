@@ -1,6 +1,6 @@
 """`blurlabel edit` in a real browser (Playwright for Python driving Debian's Chromium).
 
-Run by scripts/test-edit: python test_edit.py BIN_DIR CHROMIUM [SCREENSHOT.png]
+Run by scripts/checks/test-edit: python test_edit.py BIN_DIR CHROMIUM [SCREENSHOT.png]
 Draws, moves, resizes nothing by coordinates typed in: every rectangle comes from mouse drags or
 the keyboard, and the saved picture is checked against `blurlabel redact` run with the command
 line the page shows.

@@ -7,7 +7,7 @@ import Glibc
 
 /// The checks that need another machine (the 16-core device, an AVX-512 CPU), in one small
 /// executable with no Foundation, so its static build is small enough to carry there
-/// (`scripts/device-prepare`, which also runs it here for the expected answers):
+/// (`scripts/device/prepare`, which also runs it here for the expected answers):
 ///
 ///     blurlabel-device variants          every CPU variant this CPU runs, at 1, 3 and every thread,
 ///                                        against the baseline at one thread; a digest of the bytes

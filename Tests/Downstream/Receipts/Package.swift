@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // A second package beside PriceTags that depends on blurlabel as a user's does, by path, to check GoldenImage and
-// BlurredLabelKit from outside (scripts/test-downstream builds and runs it; CI runs that).
+// BlurredLabelKit from outside (scripts/checks/test-downstream builds and runs it; CI runs that).
 import Foundation
 import PackageDescription
 

@@ -15,7 +15,7 @@ and Spark checks each child's exit status (checkCode=True). A partition whose ch
 answered fewer lines than it was given, fails the run (exit 1) with the missing count named.
 Lines that blurlabel refused are listed and make the exit status 2.
 
-    python3 scripts/spark_batch.py manifest.jsonl --out labels/ [--master local[*]] [--partitions N]
+    python3 scripts/spark/spark_batch.py manifest.jsonl --out labels/ [--master local[*]] [--partitions N]
 """
 import argparse, json, os, re, shlex, sys
 from operator import add

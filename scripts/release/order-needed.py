@@ -13,7 +13,7 @@ libraries load stays the same, and so does the definition each symbol gets: no t
 one name, except libc and libm, which both export glibc's exact bit-level helpers (copysign,
 frexp, ldexp, modf, scalbn, finite, signbit: the same code, so the same results). SwiftPM gives no way to order the libraries its autolink file names, hence
 this step after the link.
-  scripts/order-needed.py EXECUTABLE
+  scripts/release/order-needed.py EXECUTABLE
 """
 import os
 import struct

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The Spark half of scripts/spark-check, in one Spark session (the JVM's start is most of the
-check's time): scripts/spark_batch.py's main is called twice, and leaves a session it did not
+"""The Spark half of scripts/spark/spark-check, in one Spark session (the JVM's start is most of the
+check's time): scripts/spark/spark_batch.py's main is called twice, and leaves a session it did not
 make running.
 
   1. MANIFEST in 4 partitions on local[2], all writing into OUT: exit 0 wanted.

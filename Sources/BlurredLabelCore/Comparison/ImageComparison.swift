@@ -159,7 +159,7 @@ public struct ImageComparison: Sendable {
                     let a = UnsafeSendable(rawA.bindMemory(to: UInt32.self).baseAddress!)
                     let b = UnsafeSendable(rawB.bindMemory(to: UInt32.self).baseAddress!)
                     let marks = UnsafeSendable(out.baseAddress!)
-                    return WorkerResults.map(rows: h, threads: threads) { rows in
+                    return parallelRangeMap(h, threads: threads) { rows in
                         let pa = UnsafePointer(a.pointer)
                         let pb = UnsafePointer(b.pointer)
                         let image = PixelGrid(width: w, height: h)

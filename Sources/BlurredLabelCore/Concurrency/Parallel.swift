@@ -46,34 +46,27 @@ func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @
 /// (read once: asking the system reads cgroup files every time).
 public let defaultThreadCount: Int = ProcessorCount.available()
 
-/// `transform` of every index in `0..<count`, in index order, computed over `threads` workers.
-/// Each worker keeps the results of its own contiguous range and hands them over once, after its
-/// range is done; the ranges are joined in order after every worker has finished, so nothing is
-/// shared while the work runs and the result never depends on the thread count.
-func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+/// `body` of each contiguous range of `0..<count`, one range per worker, in range order: each
+/// worker keeps the result of its own range and hands it over once, when its range is done, so
+/// nothing is shared while the work runs. The split depends on the thread count; callers whose
+/// result must not (sums, maxima, concatenations) combine the parts in order.
+func parallelRangeMap<T: Sendable>(_ count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
     let workers = max(1, min(threads, count))
-    if workers == 1 { return (0..<count).map(transform) }
-    let finished = LockedValue([[T]](repeating: [], count: workers))
+    if workers == 1 { return [body(0..<count)] }
+    let finished = LockedValue([T?](repeating: nil, count: workers))
     concurrentPerform(workers) { worker in
         let start = count * worker / workers
         let end = count * (worker + 1) / workers
-        let mine = (start..<end).map(transform)
+        let mine = body(start..<end)
         finished.withLock { $0[worker] = mine }
     }
-    return finished.withLock { $0.flatMap { $0 } }
+    return finished.withLock { $0.map { $0! } }
 }
 
-/// One result slot per item, filled by worker threads (each item by exactly one of them); the
-/// slots sit behind a lock (`LockedValue`). Prefer `parallelMap`, which takes no lock per item.
-final class ParallelSlots<Value: Sendable>: Sendable {
-    private let slots: LockedValue<[Value?]>
-
-    init(count: Int) { slots = LockedValue(Array(repeating: nil, count: count)) }
-
-    func set(_ index: Int, _ value: Value) {
-        slots.withLock { $0[index] = value }
-    }
-
-    /// Every slot's value, in item order (all must have been set).
-    var values: [Value] { slots.withLock { $0.map { $0! } } }
+/// `transform` of every index in `0..<count`, in index order, computed over `threads` workers
+/// (`parallelRangeMap` over contiguous ranges, joined in order), so the result never depends on
+/// the thread count.
+func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+    if max(1, min(threads, count)) == 1 { return (0..<count).map(transform) }
+    return parallelRangeMap(count, threads: threads) { $0.map(transform) }.flatMap { $0 }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes scripts/startup-order.txt: the functions a one-label process runs, in the order it first
+"""Writes scripts/release/startup-order.txt: the functions a one-label process runs, in the order it first
 runs them, for the linker to lay out together at the front of the code (`--symbol-ordering-file`,
 scripts/build-release).
 
@@ -17,7 +17,7 @@ entry first. A symbol whose input section is large (the Swift standard library's
 at the end: naming it early would pull its whole section forward. Symbols the linker no longer finds
 are skipped by it quietly (--no-warn-symbol-ordering), so a stale list costs only some of the gain:
 run this again after large changes.
-  scripts/startup-order.py           (builds, profiles, writes scripts/startup-order.txt)
+  scripts/release/startup-order.py           (builds, profiles, writes scripts/release/startup-order.txt)
 """
 import bisect
 import os
