@@ -143,10 +143,15 @@ enum RedactCommand {
     /// `blurlabel edit`'s previews and saves go through the same parsing and the same `Redaction`,
     /// so the command line the page shows makes the same pixels.
     static func render(_ image: Image, redactArguments: [String]) throws -> Image {
+        try redaction(of: image, redactArguments: redactArguments).render()
+    }
+
+    /// The `Redaction` of `image` that `redactArguments` describe, not yet rendered.
+    static func redaction(of image: Image, redactArguments: [String]) throws -> Redaction {
         let (regions, tint) = try regions(try spec.parse(["IN.png"] + redactArguments))
         var redaction = Redaction(image: image)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
-        return try redaction.render()
+        return redaction
     }
 
     /// `--in-place` replaces a regular file atomically; a FIFO, device or `/dev/stdin` would be

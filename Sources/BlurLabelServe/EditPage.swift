@@ -46,7 +46,7 @@ enum EditPage {
           <button id="save" type="button" aria-label="Save">Save</button>
           <button id="done" type="button" aria-label="Done">Done</button>
         </div>
-        <div id="stage"><img id="picture" alt="The picture, with the rectangles' redaction previewed"><div id="overlay"></div></div>
+        <div id="stage"><canvas id="picture" role="img" aria-label="The picture, with the rectangles' redaction previewed"></canvas><div id="overlay"></div></div>
         <p id="status" role="status" aria-live="polite"></p>
         <div id="command" aria-label="The same as a command line"></div>
         <script>
@@ -129,32 +129,43 @@ enum EditPage {
           draw(); refreshControls(); schedulePreview();
         }
 
-        // Previews: one request at a time; what changes meanwhile goes in the next one.
-        let inFlight = false, dirty = false, shownURL = null;
+        // Previews: one request at a time; what changes meanwhile goes in the next one. The server
+        // answers with the redacted picture's parts under the rectangles (stacked in one PNG, their
+        // places in X-Regions); the canvas keeps the original and gets those parts drawn over it,
+        // after the previous preview's parts are put back to the original.
+        let inFlight = false, dirty = false, original = null, shownRegions = [];
+        const context = picture.getContext("2d");
         function schedulePreview() { dirty = true; if (!inFlight) sendPreview(); }
+        function parseRegions(text) {
+          return (text || "").split(";").filter(Boolean).map(part => part.split(",").map(Number));
+        }
         async function sendPreview() {
           dirty = false; inFlight = true;
           const list = currentList();
           const started = performance.now();
           stats.sent++;
           try {
-            let blob;
-            if (list.length === 0) {
-              blob = await (await fetch(base + "original.png")).blob();
-            } else {
+            let patches = null, regions = [];
+            if (list.length > 0) {
               const response = await fetch(base + "preview", { method: "POST", body: redactArguments(list).join("\n") });
-              if (!response.ok) { say(await response.text()); blob = null; } else blob = await response.blob();
+              if (!response.ok) throw new Error((await response.text()).trim());
+              regions = parseRegions(response.headers.get("X-Regions"));
+              patches = await createImageBitmap(await response.blob());
             }
-            if (blob) {
-              const url = URL.createObjectURL(blob);
-              picture.src = url;
-              await picture.decode();
-              if (shownURL) URL.revokeObjectURL(shownURL);
-              shownURL = url;
-              stats.latencies.push(performance.now() - started);
-              stats.shown++;
+            context.imageSmoothingEnabled = false;
+            for (const [x, y, w, h] of shownRegions) {
+              context.clearRect(x, y, w, h); context.drawImage(original, x, y, w, h, x, y, w, h);
             }
-          } catch (error) { say("preview failed: " + error); }
+            let top = 0;
+            for (const [x, y, w, h] of regions) {
+              context.clearRect(x, y, w, h); context.drawImage(patches, 0, top, w, h, x, y, w, h);
+              top += h;
+            }
+            if (patches) patches.close();
+            shownRegions = regions;
+            stats.latencies.push(performance.now() - started);
+            stats.shown++;
+          } catch (error) { say("preview failed: " + error.message); }
           inFlight = false;
           if (dirty) sendPreview();
         }
@@ -304,7 +315,10 @@ enum EditPage {
               say(`Loaded ${rects.length} rectangle(s) from ${info.rectsFile}.`);
             } catch (error) { say(`${info.rectsFile} is not a rectangle set: ${error}`); }
           }
-          picture.alt = `${info.input}, ${W} by ${H} pixels, with the rectangles' redaction previewed`;
+          picture.setAttribute("aria-label", `${info.input}, ${W} by ${H} pixels, with the rectangles' redaction previewed`);
+          original = await createImageBitmap(await (await fetch(base + "original.png")).blob());
+          picture.width = W; picture.height = H;
+          context.drawImage(original, 0, 0);
           changed();
         })();
         </script>

@@ -116,16 +116,22 @@ final class EditService: Sendable {
         }
     }
 
-    /// The redacted picture for `arguments` (`redact`'s options), as PNG, or written to `saveTo`.
+    /// The redacted picture for `arguments` (`redact`'s options) written to `saveTo`, or for a
+    /// preview its rectangles' parts (`EditPatches`) as PNG, where they go in `X-Regions`.
     static func render(_ image: Image, arguments: [String], saveTo: String?) -> HTTPResponse {
         do {
-            let result = try EditSettings.redact(image, arguments: arguments)
             if let path = saveTo {
-                try EditSettings.save(result, to: path)
+                try EditSettings.save(try EditSettings.redact(image, arguments: arguments), to: path)
                 return .text(200, "saved \(SameFile.resolved(path))", headers: securityHeaders)
             }
-            let png = try PNGEncoder(compressionLevel: 1).encode(result)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + securityHeaders, body: png)
+            let (result, regions) = try EditSettings.redactWithRegions(image, arguments: arguments)
+            let patches = try EditPatches(of: result, regions: regions)
+            let png = try PNGEncoder(compressionLevel: 1).encode(patches.atlas)
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "image/png"), ("X-Regions", patches.header)] + securityHeaders,
+                body: png
+            )
         } catch {
             return refuse(400, "\(error)")
         }

@@ -59,6 +59,65 @@ struct EditServiceTests {
         #expect(service.done.withLock { $0 })
     }
 
+    /// A picture with a different colour in every pixel.
+    static func gradient(width: Int, height: Int) throws -> Image {
+        var bytes: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width { bytes += [UInt8(x % 256), UInt8(y % 256), UInt8((x * 7 + y * 3) % 256), 255] }
+        }
+        return try Image(width: width, height: height, premultipliedRGBA: bytes)
+    }
+
+    /// The original with the preview's parts drawn over it, as the page draws them.
+    static func drawn(_ original: Image, atlas: Image, regions: [Redaction.Rect]) throws -> Image {
+        var bytes = original.pixels
+        var top = 0
+        for r in regions {
+            for row in 0..<r.height {
+                let from = (top + row) * atlas.width * 4
+                let to = ((r.y + row) * original.width + r.x) * 4
+                bytes[to..<(to + r.width * 4)] = atlas.pixels[from..<(from + r.width * 4)]
+            }
+            top += r.height
+        }
+        return try Image(width: original.width, height: original.height, premultipliedRGBA: bytes)
+    }
+
+    @Test func aPreviewIsTheRectanglesPartsOfWhatRedactMakes() throws {
+        let image = try Self.gradient(width: 300, height: 200)
+        let arguments = [
+            "--mode", "blur", "--block", "5", "--color", "#ff0000",
+            "--rect", "10,20,40,30:secure", "--rect", "30,30,60,50:pixelate", "--rect", "250,150,80,80:fill",
+        ]
+        let response = EditService.render(image, arguments: arguments, saveTo: nil)
+        #expect(response.status == 200)
+        let header = response.headers.first { $0.name == "X-Regions" }?.value
+        // The third rectangle is clipped to the picture.
+        #expect(header == "10,20,40,30;30,30,60,50;250,150,50,50")
+        let atlas = try PNGDecoder.decode(response.body)
+        #expect(atlas.width == 60 && atlas.height == 130)
+        let regions = try #require(header).split(separator: ";").map { part in
+            let n = part.split(separator: ",").map { Int($0)! }
+            return Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+        }
+        let expected = try EditSettings.redact(image, arguments: arguments)
+        #expect(try Self.drawn(image, atlas: atlas, regions: regions) == expected)
+        #expect(expected != image)
+    }
+
+    @Test func largeOrOverlappingRectanglesAreSentAsTheirBoundingBox() throws {
+        let image = try Self.gradient(width: 100, height: 80)
+        let regions = [
+            Redaction.Rect(x: 0, y: 0, width: 90, height: 70), Redaction.Rect(x: 5, y: 10, width: 95, height: 70),
+        ]
+        let patches = try EditPatches(of: image, regions: regions)
+        #expect(patches.regions == [Redaction.Rect(x: 0, y: 0, width: 100, height: 80)])
+        #expect(patches.atlas == image)
+        let small = try EditPatches(of: image, regions: [Redaction.Rect(x: 3, y: 4, width: 2, height: 1)])
+        #expect(small.atlas.pixels == Array(image.pixels[(4 * 100 + 3) * 4..<(4 * 100 + 5) * 4]))
+        #expect(small.header == "3,4,2,1")
+    }
+
     @Test func refusesToWriteTheInputAndToListenBeyondLoopback() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

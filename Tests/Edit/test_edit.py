@@ -5,6 +5,7 @@ Draws, moves, resizes nothing by coordinates typed in: every rectangle comes fro
 the keyboard, and the saved picture is checked against `blurlabel redact` run with the command
 line the page shows.
 """
+import base64
 import http.client
 import json
 import os
@@ -93,6 +94,29 @@ def rects_of(page):
     """The rectangles as the page's command line says them."""
     words = shlex.split(page.inner_text("#command"))
     return [w for i, w in enumerate(words) if i > 0 and words[i - 1] == "--rect"]
+
+
+PREVIEW_DIFFERENCES = """async (data) => {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const context = canvas.getContext("2d");
+  context.drawImage(bitmap, 0, 0);
+  const want = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+  const picture = document.getElementById("picture");
+  if (picture.width !== bitmap.width || picture.height !== bitmap.height) return -1;
+  const got = picture.getContext("2d").getImageData(0, 0, picture.width, picture.height).data;
+  let differences = 0;
+  for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) differences++;
+  return differences;
+}"""
+
+
+def check_preview_is(page, path):
+    """The page's preview (the original with the server's parts drawn over it) has PATH's pixels."""
+    differences = page.evaluate(PREVIEW_DIFFERENCES, base64.b64encode(open(path, "rb").read()).decode())
+    if differences != 0:
+        fail(f"the preview differs from {os.path.basename(path)} in {differences} bytes (-1: in size)")
 
 
 def check_refusals(url):
@@ -203,6 +227,7 @@ def main_run(browser):
         subprocess.run([BLURLABEL] + words[1:-1] + [replay], check=True, capture_output=True)
         if open(out, "rb").read() != open(replay, "rb").read():
             fail("OUT.png differs from `blurlabel redact` run with the page's command line")
+        check_preview_is(page, out)
         # Outside the rectangles OUT.png is the input: fill the rectangles in both, compare exactly.
         rect_args = [w for w in words[3:-2]]
         rects = [rect_args[i + 1].split(":")[0] for i, w in enumerate(rect_args) if w == "--rect"]
@@ -270,7 +295,7 @@ def latency_run(browser):
             drag(page, (x0 + 60, y0 + 90 + (0 if dy > 0 else 10)), (x0 + 60 + 5, y0 + 90 + (10 if dy > 0 else 0)), steps=4)
             settle(page)
             latencies.append(page.evaluate("editStats.latencies[editStats.latencies.length - 1]"))
-        print(f"test-edit: preview latency, 1920x1080, five rectangles, 20 drags, in the browser (request to picture decoded): "
+        print(f"test-edit: preview latency, 1920x1080, five rectangles, 20 drags, in the browser (request sent to the parts drawn on the canvas): "
               f"median {statistics.median(latencies):.0f} ms, worst {max(latencies):.0f} ms")
         page.close()
     finally:

@@ -115,6 +115,25 @@ package struct EditSettings: Sendable {
         try RedactCommand.render(image, redactArguments: arguments)
     }
 
+    /// `redact(_:arguments:)`'s picture and the rectangles it may differ from `image` in (every
+    /// region, clipped to the picture; `Redaction` changes no pixel outside its regions), in order.
+    package static func redactWithRegions(
+        _ image: Image,
+        arguments: [String]
+    ) throws -> (image: Image, regions: [Redaction.Rect]) {
+        let redaction = try RedactCommand.redaction(of: image, redactArguments: arguments)
+        let result = try redaction.render()
+        let regions = redaction.regions.compactMap { region -> Redaction.Rect? in
+            let r = region.rect
+            let x0 = max(0, r.x)
+            let y0 = max(0, r.y)
+            let x1 = min(image.width, r.x + r.width)
+            let y1 = min(image.height, r.y + r.height)
+            return x0 < x1 && y0 < y1 ? Redaction.Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+        }
+        return (result, regions)
+    }
+
     /// Writes `image` to `path` as every command writes an output: a temporary file renamed over
     /// it, the existing file's mode kept, never half-written.
     package static func save(_ image: Image, to path: String) throws {
