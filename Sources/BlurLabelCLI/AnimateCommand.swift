@@ -1,6 +1,6 @@
 import BlurredLabelCore
 
-/// `blurlabel animate TEXT --steps N --max-radius R -o OUT.png`: the blur stepping from sharp to
+/// `blurlabel animate TEXT [--steps N] [--max-radius R] -o OUT.png`: the blur stepping from sharp to
 /// full as an animated PNG, or as numbered PNGs with `--frames DIR`; `--image IN.png` animates a
 /// picture's blur instead of a label's. Frames are made a few at a time (one per core; a large
 /// picture's one at a time, each on every core) and written as they come, so memory does not
@@ -11,49 +11,61 @@ enum AnimateCommand {
         summary: "animate a label's or a picture's blur from sharp to full (APNG or numbered frames)"
     ) { command }
 
+    static let frames = Option<String?>(
+        "frames",
+        .text("DIR"),
+        help: "write numbered PNGs frame-000.png... into DIR instead"
+    )
+    static let image = Option<String?>(
+        "image",
+        .text("IN.png"),
+        help: "animate this picture's blur instead of a TEXT ('-' for standard input)"
+    )
+    static let tint = CommonOptions.tint.with(
+        help: "with --image: a veil of COLOR over every blurred frame (#ffffff4d frosted, #0000004d dark)"
+    )
+    /// Steps and the last sigma default to `BlurLevels`' own (20 and 20).
+    static let steps = Option(
+        "steps",
+        .integer("N", 1...Limits.maximumSteps),
+        default: 20,
+        help: "blur steps after the sharp frame"
+    )
+    static let maxRadius = Option(
+        "max-radius",
+        .sigma,
+        placeholder: "R",
+        default: 20,
+        help: "sigma of the last step in pixels"
+    )
+    static let duration = Option(
+        "duration",
+        .number("S", 0...Limits.maximumDuration),
+        default: 1,
+        help: "seconds for one pass through the frames, at most \(Limits.maximumFrameDelay) s a frame"
+    )
+    static let reverse = Option(flag: "reverse", help: "run from full blur to sharp")
+    static let bounce = Option(flag: "bounce", help: "run sharp to full and back")
+    static let compression = Option(
+        "compression",
+        .integer("0-9", 0...9),
+        default: PNGEncoder().compressionLevel,
+        shown: "\(PNGEncoder().compressionLevel); \(pictureCompression) with --image",
+        help: "zlib level of the frames"
+    )
+    /// A picture's frames default to zlib level 1: twice as fast as 6 and, on a 1920x1080
+    /// screenshot's blur, files a quarter smaller than OpenCV's default (Benchmarks/run-animate).
+    static let pictureCompression = 1
+
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["TEXT"],
         optionalPositionals: 1,
         options: [
-            CommonOptions.output,
-            OptionSpec(name: "--frames", value: "DIR", help: "write numbered PNGs frame-000.png... into DIR instead"),
-            OptionSpec(
-                name: "--image",
-                value: "IN.png",
-                help: "animate this picture's blur instead of a TEXT ('-' for standard input)"
-            ),
-            OptionSpec(
-                name: "--tint",
-                value: "COLOR",
-                help: "with --image: a veil of COLOR over every blurred frame (#ffffff4d frosted, #0000004d dark)"
-            ),
-            OptionSpec(
-                name: "--steps",
-                value: "N",
-                help: "blur steps after the sharp frame, 1 to \(Limits.maximumSteps) (default 20)"
-            ),
-            OptionSpec(
-                name: "--max-radius",
-                value: "R",
-                help: "sigma of the last step in pixels, 0 to \(Int(Limits.maximumRadius)) (default 20)"
-            ),
-            OptionSpec(
-                name: "--duration",
-                value: "S",
-                help:
-                    "seconds for one pass through the frames, 0 to \(Int(Limits.maximumDuration)), at most \(Limits.maximumFrameDelay) s a frame (default 1)"
-            ),
-            OptionSpec(name: "--reverse", help: "run from full blur to sharp"),
-            OptionSpec(name: "--bounce", help: "run sharp to full and back"),
-            CommonOptions.maxPixels,
-            OptionSpec(
-                name: "--compression",
-                value: "0-9",
-                help: "zlib level of the frames (default 6; 1 with --image)"
-            ),
-        ] + LabelOptions.specs.filter { $0.name != "--radius" },
+            CommonOptions.output.spec, frames.spec, image.spec, tint.spec, steps.spec, maxRadius.spec, duration.spec,
+            reverse.spec, bounce.spec, CommonOptions.maxPixels.spec, compression.spec,
+        ] + LabelOptions.specs.filter { $0.key != LabelOptions.radius.key },
         details: """
             Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps.
             With --secure every frame is blurred from a decoy of the --format, and the sharp frame is left
@@ -83,43 +95,51 @@ enum AnimateCommand {
         var delay: Double { duration / Double(order.count) }
 
         init(_ arguments: ParsedArguments) throws {
-            let options = Options(arguments)
-            guard !(arguments.has("--reverse") && arguments.has("--bounce")) else {
-                throw UsageError(message: "--reverse and --bounce cannot be combined")
+            let options = GivenOptions(arguments)
+            let reverse = try AnimateCommand.reverse.value(in: options)
+            let bounce = try AnimateCommand.bounce.value(in: options)
+            guard !(reverse && bounce) else {
+                throw UsageError(
+                    message: "\(AnimateCommand.reverse.name) and \(AnimateCommand.bounce.name) cannot be combined"
+                )
             }
-            steps = try options.integer("steps", range: 1...Limits.maximumSteps) ?? 20
-            maxRadius = try options.number("max-radius", range: 0...Limits.maximumRadius) ?? 20
-            duration = try options.number("duration", range: 0...Limits.maximumDuration) ?? 1
-            maxPixels = try CommonOptions.maxPixels(arguments)
-            // A picture's frames default to zlib level 1: twice as fast as 6 and, on a 1920x1080
-            // screenshot's blur, files a quarter smaller than OpenCV's default (Benchmarks/run-animate).
-            compression = try CommonOptions.compression(arguments, default: arguments.has("--image") ? 1 : 6)
+            steps = try AnimateCommand.steps.value(in: options)
+            maxRadius = try AnimateCommand.maxRadius.value(in: options)
+            duration = try AnimateCommand.duration.value(in: options)
+            maxPixels = try CommonOptions.maxPixels.value(in: options)
+            let image = try AnimateCommand.image.value(in: options)
+            compression =
+                AnimateCommand.compression.isGiven(in: options)
+                ? try AnimateCommand.compression.value(in: options)
+                : image == nil ? PNGEncoder().compressionLevel : AnimateCommand.pictureCompression
             var secure = false
-            if let path = arguments.value("--image") {
+            if let path = image {
                 guard arguments.positionals.isEmpty else {
                     throw UsageError(message: "give a TEXT or --image IN.png, not both")
                 }
-                if let label = LabelOptions.specs.first(where: { arguments.has($0.name) }) {
+                if let label = LabelOptions.specs.first(where: { options.has($0.key) }) {
                     throw UsageError(message: "\(label.name) is a label option; it does not apply to --image")
                 }
-                source = .image(path: path, tint: try CommonOptions.tint(arguments))
+                source = .image(path: path, tint: try AnimateCommand.tint.value(in: options))
             } else {
                 guard let text = arguments.positionals.first else {
                     throw UsageError(message: "give a TEXT to animate, or --image IN.png")
                 }
-                if arguments.has("--tint") { throw UsageError(message: "--tint applies to --image, not to a TEXT") }
+                if AnimateCommand.tint.isGiven(in: options) {
+                    throw UsageError(message: "--tint applies to --image, not to a TEXT")
+                }
                 let style = try LabelOptions.style(options, text: text, fitRadius: maxRadius)
                 secure = style.secure != nil
                 source = .text(text, style)
             }
             // Secure: no sharp frame, which would be the real text.
             var order = Array((secure ? 1 : 0)...steps)
-            if arguments.has("--reverse") { order.reverse() }
-            if arguments.has("--bounce") { order += order.dropFirst().dropLast().reversed() }
+            if reverse { order.reverse() }
+            if bounce { order += order.dropFirst().dropLast().reversed() }
             self.order = order
             if delay > Limits.maximumFrameDelay {
                 throw UsageError(
-                    message: "--duration \(OptionValues.format(duration)) over "
+                    message: "--duration \(formatNumber(duration)) over "
                         + cFormat("%ld frames is %.4g s a frame; ", order.count, delay)
                         + "a frame may last at most \(String(Limits.maximumFrameDelay)) s (give more --steps or a shorter --duration)"
                 )
@@ -143,8 +163,9 @@ enum AnimateCommand {
     }
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
-        let path = arguments.value("--output")
-        let folder = arguments.value("--frames")
+        let options = GivenOptions(arguments)
+        let path = try CommonOptions.output.value(in: options)
+        let folder = try frames.value(in: options)
         guard (path == nil) != (folder == nil) else {
             throw UsageError(
                 message: path == nil ? "missing -o OUT.png or --frames DIR" : "give -o or --frames, not both"
@@ -212,7 +233,9 @@ enum AnimateCommand {
             let threads = max(1, defaultThreadCount)
             switch request.source {
             case let .text(text, style):
-                if let warning = secureFormatWarning(style) { output.standardError("blurlabel animate: \(warning)\n") }
+                if let warning = secureFormatWarning(style) {
+                    output.standardError("blurlabel animate: warning: \(warning)\n")
+                }
                 let plan = try BlurLevelPlan(
                     text: text,
                     style: style,

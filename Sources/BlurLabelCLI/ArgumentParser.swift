@@ -1,14 +1,42 @@
-/// A small, table-driven argument parser: each command declares its options once, and parsing,
-/// `--help` and error messages all come from that table.
+/// A small, table-driven argument parser: each command's table is made from its `Option`
+/// declarations, and parsing, `--help`, the man page, the completions and error messages all come
+/// from that table.
 struct OptionSpec: Sendable {
-    /// The long name, with its dashes: `--radius`.
-    let name: String
+    /// The name without dashes (`radius`), as a manifest line's key.
+    let key: String
     /// A one-letter alias such as `-o`.
     var short: String? = nil
     /// What the value looks like in help (`SIGMA`); nil for a flag.
-    var value: String? = nil
+    var placeholder: String? = nil
+    /// The accepted values as help shows them (`0 to 1000`), nil for any.
+    var accepted: String? = nil
+    /// The default as help shows it, nil for none.
+    var shownDefault: String? = nil
     var repeatable = false
-    let help: String
+    /// What the option does.
+    let summary: String
+
+    /// The long name, with its dashes: `--radius`.
+    var name: String { "--" + key }
+
+    /// The option's help line: what it does, then the values it accepts and its default.
+    var help: String {
+        let facts = [accepted, shownDefault.map { "default " + $0 }].compactMap { $0 }
+        return facts.isEmpty ? summary : summary + " (" + facts.joined(separator: "; ") + ")"
+    }
+}
+
+extension OptionSpec {
+    /// A row written directly (the `serve`, `sign` and `edit` tables, tests): `name` with its dashes.
+    init(name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.init(
+            key: String(name.dropFirst(2)),
+            short: short,
+            placeholder: value,
+            repeatable: repeatable,
+            summary: help
+        )
+    }
 }
 
 struct CommandSpec: Sendable {
@@ -22,7 +50,7 @@ struct CommandSpec: Sendable {
     var details: String = ""
 
     /// `--help`, which every command takes.
-    static let helpOption = OptionSpec(name: "--help", short: "-h", help: "show this help")
+    static let helpOption = OptionSpec(key: "help", short: "-h", summary: "show this help")
 
     var usage: String {
         let positional = positionals.enumerated().map { i, p in
@@ -38,7 +66,7 @@ struct CommandSpec: Sendable {
         let all = options + [Self.helpOption]
         for option in all {
             var left = option.short.map { "\($0), \(option.name)" } ?? "    \(option.name)"
-            if let value = option.value { left += " \(value)" }
+            if let value = option.placeholder { left += " \(value)" }
             lines.append("  " + left.padded(to: max(left.count + 2, 28)) + option.help)
         }
         return lines.joined(separator: "\n")
@@ -121,7 +149,7 @@ extension CommandSpec {
                         "unknown option '\(name)' for '\(self.name)' (see 'blurlabel \(self.name) --help'\(textHint))"
                 )
             }
-            if let valueName = option.value {
+            if let valueName = option.placeholder {
                 let value: String
                 if let inline {
                     value = inline

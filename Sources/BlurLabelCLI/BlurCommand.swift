@@ -1,27 +1,21 @@
 import BlurredLabelCore
 
-/// `blurlabel blur IN.png --radius SIGMA -o OUT.png`: a Gaussian blur of a whole image.
+/// `blurlabel blur IN.png [--radius SIGMA] -o OUT.png`: a Gaussian blur of a whole image.
 enum BlurCommand {
     static let listing: CommandLineTool.Listing = .init(
         name: "blur",
         summary: "blur a whole PNG image with a true Gaussian"
     ) { command }
 
+    static let radius = LabelOptions.radius.with(help: "Gaussian standard deviation in pixels")
+
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output,
-            OptionSpec(
-                name: "--radius",
-                short: "-r",
-                value: "SIGMA",
-                help: "Gaussian standard deviation in pixels, 0 to \(Int(Limits.maximumRadius)) (default 2.5)"
-            ),
-            CommonOptions.tint,
-            CommonOptions.maxPixels,
-            CommonOptions.compression,
+            CommonOptions.output.spec, radius.spec, CommonOptions.tint.spec, CommonOptions.maxPixels.spec,
+            CommonOptions.compression.spec,
         ],
         details: """
             Edges repeat the border pixels. Any PNG colour type is read; the output uses the smallest
@@ -31,15 +25,12 @@ enum BlurCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, _ in
-        let output = try CommonOptions.requiredOutput(arguments)
-        let sigma = try OptionValues.number(
-            arguments.value("--radius") ?? "2.5",
-            option: "--radius",
-            range: 0...Limits.maximumRadius
-        )
-        let tint = try CommonOptions.tint(arguments)
-        let maxPixels = try CommonOptions.maxPixels(arguments)
-        let level = try CommonOptions.compression(arguments)
+        let options = GivenOptions(arguments)
+        let output = try CommonOptions.requiredOutput(options)
+        let sigma = try radius.value(in: options)
+        let tint = try CommonOptions.tint.value(in: options)
+        let maxPixels = try CommonOptions.maxPixels.value(in: options)
+        let level = try CommonOptions.compression.value(in: options)
         let image = try PNGDecoder.decode(contentsOf: arguments.positionals[0], maxPixels: maxPixels)
         let blurred = try GaussianBlur(sigma: sigma, edges: .clamp, tint: tint).apply(to: image)
         try writePNG(blurred, to: output, compressionLevel: level)

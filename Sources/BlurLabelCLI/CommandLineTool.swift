@@ -35,6 +35,12 @@ public enum CommandLineTool {
         BlurCommand.listing, RedactCommand.listing, DiffCommand.listing,
     ]
 
+    /// Every command's table, those `blurlabel-serve` runs too: what the man page, the completions
+    /// and docs/command-line.md's option tables are made from.
+    static var referenceSpecs: [CommandSpec] {
+        commands.map { $0.load().spec } + [ServeSettings.spec, SignRequest.spec, EditSettings.spec]
+    }
+
     /// The listing of the command called `name`, if there is one.
     static func listing(named name: String) -> Listing? {
         commands.first { $0.name == name }
@@ -85,12 +91,14 @@ public enum CommandLineTool {
             output.standardOutput("blurlabel \(version)\n")
             return 0
         case "--man":
-            output.standardOutput(ManPage.render(commands: commands.map { $0.load().spec }, version: version))
+            output.standardOutput(ManPage.render(commands: referenceSpecs, version: version))
+            return 0
+        case "--options-markdown":  // not in --help: what scripts/update-option-tables writes into the docs
+            output.standardOutput(OptionTables.markdown(commands: referenceSpecs))
             return 0
         case "--completions":
             let shell = arguments.count == 2 ? arguments[1] : ""
-            let specs = commands.map { $0.load().spec }
-            guard let script = ShellCompletions.script(for: shell, commands: specs) else {
+            guard let script = ShellCompletions.script(for: shell, commands: referenceSpecs) else {
                 let shells = ShellCompletions.shells.joined(separator: ", ")
                 output.standardError("blurlabel: --completions needs one shell: \(shells)\n")
                 return 2
@@ -116,7 +124,7 @@ public enum CommandLineTool {
             }
             return try command.run(parsed, output)
         } catch {
-            var message = "\(error)"
+            var message = FlagMessages.message(for: error)
             // With --secure no argument is quoted: any of them might be the secret.
             if command.spec.hidesArguments(Array(arguments.dropFirst())) {
                 let names = Set(command.spec.options.flatMap { [$0.name, $0.short].compactMap { $0 } })

@@ -8,41 +8,59 @@ enum DiffCommand {
         summary: "compare two PNGs perceptually (exit 0 same, 1 different)"
     ) { command }
 
+    static let defaults = ImageComparison()
+
+    static let metric = Option(
+        "metric",
+        .choice("yiq|oklab"),
+        default: defaults.metric,
+        help: "colour distance: oklab is pixelmatch's current, yiq pixelmatch 7.2's"
+    )
+    static let diff = Option<String?>(
+        "diff",
+        .text("OUT.png"),
+        help: "write the diff picture: expected faded, red where pixels differ, yellow anti-aliasing"
+    )
+    static let sideBySide = Option<String?>(
+        "side-by-side",
+        .text("OUT.png"),
+        help: "write expected | diff | actual in one picture"
+    )
+    static let report = Option<String?>(
+        "report",
+        .text("DIR"),
+        help: "write the pictures and an index.html report page (flip and slide between expected and actual) into DIR"
+    )
+    static let threshold = Option(
+        "threshold",
+        .number("T", 0...1),
+        default: defaults.threshold,
+        help: "per-pixel colour distance above which a pixel differs"
+    )
+    static let maxDiffPixels = Option(
+        "max-diff-pixels",
+        .integer("N", 0...Int(Int32.max)),
+        default: defaults.maxDiffPixels,
+        help: "differing pixels allowed"
+    )
+    static let maxDiffRatio = Option(
+        "max-diff-ratio",
+        .number("R", 0...1),
+        default: defaults.maxDiffRatio,
+        help: "share of differing pixels allowed"
+    )
+    static let countAntialiasing = Option(
+        flag: "count-antialiasing",
+        help: "count anti-aliased edge pixels as differences too"
+    )
+
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["EXPECTED.png", "ACTUAL.png"],
         options: [
-            OptionSpec(
-                name: "--metric",
-                value: "yiq|oklab",
-                help: "colour distance: oklab (pixelmatch's current, default) or yiq (pixelmatch 7.2)"
-            ),
-            OptionSpec(
-                name: "--diff",
-                value: "OUT.png",
-                help: "write the diff picture: expected faded, red where pixels differ, yellow anti-aliasing"
-            ),
-            OptionSpec(name: "--side-by-side", value: "OUT.png", help: "write expected | diff | actual in one picture"),
-            OptionSpec(
-                name: "--report",
-                value: "DIR",
-                help:
-                    "write the pictures and an index.html report page (flip and slide between expected and actual) into DIR"
-            ),
-            OptionSpec(
-                name: "--threshold",
-                value: "T",
-                help: "per-pixel colour distance 0..1 above which a pixel differs (default 0.1)"
-            ),
-            OptionSpec(name: "--max-diff-pixels", value: "N", help: "differing pixels allowed (default 0)"),
-            OptionSpec(
-                name: "--max-diff-ratio",
-                value: "R",
-                help: "share of differing pixels allowed, 0..1 (default 0)"
-            ),
-            OptionSpec(name: "--count-antialiasing", help: "count anti-aliased edge pixels as differences too"),
-            CommonOptions.maxPixels,
+            metric.spec, diff.spec, sideBySide.spec, report.spec, threshold.spec, maxDiffPixels.spec,
+            maxDiffRatio.spec, countAntialiasing.spec, CommonOptions.maxPixels.spec,
         ],
         details: """
             The distance is pixelmatch's: 0 for equal colours, 1 for black against white. Semi-transparent
@@ -56,43 +74,32 @@ enum DiffCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
+        let options = GivenOptions(arguments)
         var comparison = ImageComparison()
-        if let t = arguments.value("--threshold") {
-            comparison.threshold = try OptionValues.number(t, option: "--threshold", range: 0...1)
-        }
-        if let n = arguments.value("--max-diff-pixels") {
-            comparison.maxDiffPixels = try OptionValues.integer(
-                n,
-                option: "--max-diff-pixels",
-                range: 0...Int(Int32.max)
-            )
-        }
-        if let r = arguments.value("--max-diff-ratio") {
-            comparison.maxDiffRatio = try OptionValues.number(r, option: "--max-diff-ratio", range: 0...1)
-        }
-        if let m = arguments.value("--metric") {
-            guard let metric = ComparisonMetric(rawValue: m) else { throw DiffOptionError.unknownMetric(m) }
-            comparison.metric = metric
-        }
-        comparison.detectAntialiasing = !arguments.has("--count-antialiasing")
+        comparison.threshold = try threshold.value(in: options)
+        comparison.maxDiffPixels = try maxDiffPixels.value(in: options)
+        comparison.maxDiffRatio = try maxDiffRatio.value(in: options)
+        comparison.metric = try metric.value(in: options)
+        comparison.detectAntialiasing = try !countAntialiasing.value(in: options)
+        let diffPath = try DiffCommand.diff.value(in: options)
+        let sideBySidePath = try DiffCommand.sideBySide.value(in: options)
         let inputs = Array(arguments.positionals.prefix(2))
         guard inputs != ["-", "-"] else {
             throw UsageError(message: "standard input ('-') can be only one of EXPECTED and ACTUAL")
         }
-        let report = arguments.value("--report")
-        let artifacts = report.map {
+        let artifacts = try report.value(in: options).map {
             ComparisonArtifacts(folder: $0, name: reportName(inputs[1]), stem: reportStem(inputs[1]))
         }
         let pictures = try checkedOutputs(
             inputs: inputs,
-            pictures: [("--diff", arguments.value("--diff")), ("--side-by-side", arguments.value("--side-by-side"))],
+            pictures: [(DiffCommand.diff.name, diffPath), (DiffCommand.sideBySide.name, sideBySidePath)],
             report: artifacts
         )
         // With a picture on standard output ('-', /dev/stdout, the file it goes to), the summary
         // must not mix into it.
         let say = pictures.contains(where: SameFile.isStandardOutput) ? output.standardError : output.standardOutput
 
-        let maxPixels = try CommonOptions.maxPixels(arguments)
+        let maxPixels = try CommonOptions.maxPixels.value(in: options)
         let expected = try PNGDecoder.decode(contentsOf: inputs[0], maxPixels: maxPixels)
         let actual = try PNGDecoder.decode(contentsOf: inputs[1], maxPixels: maxPixels)
         let picturesWanted = !pictures.isEmpty
@@ -120,10 +127,10 @@ enum DiffCommand {
             // Every picture is made before any is written: one that cannot be made (too large)
             // leaves none behind.
             let sideBySide =
-                arguments.value("--side-by-side") != nil
+                sideBySidePath != nil
                 ? try comparison.sideBySide(expected: expected, diff: diff, actual: actual) : nil
-            if let path = arguments.value("--diff") { try writePNG(diff, to: path) }
-            if let path = arguments.value("--side-by-side"), let sideBySide { try writePNG(sideBySide, to: path) }
+            if let diffPath { try writePNG(diff, to: diffPath) }
+            if let sideBySidePath, let sideBySide { try writePNG(sideBySide, to: sideBySidePath) }
             if let artifacts {
                 let page = ComparisonReport(folder: artifacts.folder)
                 if passes {
@@ -202,7 +209,6 @@ enum DiffCommand {
 }
 
 enum DiffOptionError: Error, CustomStringConvertible {
-    case unknownMetric(String)
     case overwritesInput(option: String, path: String, input: String)
     case sameOutput(String, String, String)
     case twoOnStandardOutput
@@ -210,7 +216,6 @@ enum DiffOptionError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .unknownMetric(m): "--metric must be yiq or oklab, not '\(m)'"
         case let .overwritesInput(option, path, input):
             "\(option) \(path) would overwrite the input \(input); choose another path"
         case let .sameOutput(a, b, path): "\(a) and \(b) both write \(path); choose different paths"

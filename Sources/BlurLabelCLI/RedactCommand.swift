@@ -10,46 +10,41 @@ enum RedactCommand {
         summary: "blur, pixelate, fill or securely obscure rectangles of a PNG"
     ) { command }
 
+    static let rect = Option(
+        "rect",
+        .repeated("X,Y,W,H[:MODE]"),
+        default: [],
+        help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"
+    )
+    static let mode = Option(
+        "mode",
+        .text("MODE"),
+        default: "blur",
+        help: "blur, pixelate, fill or secure, for regions without their own"
+    )
+    static let radius = Option("radius", short: "-r", .sigma, default: 8, help: "blur and secure sigma in pixels")
+    static let block = Option(
+        "block",
+        .integer("N", 1...Limits.maximumPixelateBlock),
+        default: 12,
+        help: "pixelate block size in pixels"
+    )
+    static let color = Option("color", .color(), default: Color.black, help: "fill colour")
+    static let tint = CommonOptions.tint.with(
+        help: "a veil of COLOR over blur and secure regions (#ffffff4d frosted, #0000004d dark)"
+    )
+    static let inPlace = Option(
+        flag: "in-place",
+        help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"
+    )
+
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output,
-            OptionSpec(
-                name: "--rect",
-                value: "X,Y,W,H[:MODE]",
-                repeatable: true,
-                help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"
-            ),
-            OptionSpec(
-                name: "--mode",
-                value: "MODE",
-                help: "blur (default), pixelate, fill or secure, for regions without their own"
-            ),
-            OptionSpec(
-                name: "--radius",
-                short: "-r",
-                value: "SIGMA",
-                help: "blur and secure sigma in pixels, 0 to \(Int(Limits.maximumRadius)) (default 8)"
-            ),
-            OptionSpec(
-                name: "--block",
-                value: "N",
-                help: "pixelate block size in pixels, 1 to \(Limits.maximumPixelateBlock) (default 12)"
-            ),
-            OptionSpec(name: "--color", value: "C", help: "fill colour (default black)"),
-            OptionSpec(
-                name: "--tint",
-                value: "COLOR",
-                help: "a veil of COLOR over blur and secure regions (#ffffff4d frosted, #0000004d dark)"
-            ),
-            OptionSpec(
-                name: "--in-place",
-                help: "replace IN.png (atomically; a symbolic link's target) instead of writing -o"
-            ),
-            CommonOptions.maxPixels,
-            CommonOptions.compression,
+            CommonOptions.output.spec, rect.spec, mode.spec, radius.spec, block.spec, color.spec, tint.spec,
+            inPlace.spec, CommonOptions.maxPixels.spec, CommonOptions.compression.spec,
         ],
         details: """
             Regions apply in order; overlapping ones compose in that order. Pixels outside every region are
@@ -62,12 +57,14 @@ enum RedactCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
+        let options = GivenOptions(arguments)
         let input = arguments.positionals[0]
-        let inPlace = arguments.has("--in-place")
-        guard let destination = inPlace ? input : arguments.value("--output") else {
+        let inPlace = try Self.inPlace.value(in: options)
+        let outputPath = try CommonOptions.output.value(in: options)
+        guard let destination = inPlace ? input : outputPath else {
             throw UsageError(message: "missing -o OUT.png (or --in-place)")
         }
-        if inPlace && arguments.value("--output") != nil {
+        if inPlace && outputPath != nil {
             throw UsageError(message: "give -o or --in-place, not both")
         }
         if inPlace && input == "-" { throw UsageError(message: "--in-place needs a file, not standard input") }
@@ -82,9 +79,9 @@ enum RedactCommand {
         if !inPlace && destination != "-" && input != "-" && SameFile.check(input, destination) {
             throw UsageError(message: "-o \(destination) is the input file; use --in-place to replace it")
         }
-        let (regions, tint) = try regions(arguments)
-        let maxPixels = try CommonOptions.maxPixels(arguments)
-        let level = try CommonOptions.compression(arguments)
+        let (regions, tint) = try regions(options)
+        let maxPixels = try CommonOptions.maxPixels.value(in: options)
+        let level = try CommonOptions.compression.value(in: options)
         let image = try PNGDecoder.decode(contentsOf: input, maxPixels: maxPixels)
         var redaction = Redaction(image: image)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
@@ -101,23 +98,15 @@ enum RedactCommand {
     /// The regions, their modes and the tint `--rect`, `--mode`, `--radius`, `--block`, `--color`
     /// and `--tint` ask for.
     static func regions(
-        _ arguments: ParsedArguments
+        _ options: GivenOptions
     ) throws -> (regions: [(Redaction.Rect, Redaction.Mode)], tint: Color?) {
-        let rects = arguments.all("--rect")
-        guard !rects.isEmpty else { throw UsageError(message: "give at least one --rect X,Y,W,H") }
-        let defaultMode = arguments.value("--mode") ?? "blur"
-        let radius = try OptionValues.number(
-            arguments.value("--radius") ?? "8",
-            option: "--radius",
-            range: 0...Limits.maximumRadius
-        )
-        let block = try OptionValues.integer(
-            arguments.value("--block") ?? "12",
-            option: "--block",
-            range: 1...Limits.maximumPixelateBlock
-        )
-        let color = try OptionValues.color(arguments.value("--color") ?? "black", option: "--color")
-        let tint = try CommonOptions.tint(arguments)
+        let rects = try rect.value(in: options)
+        guard !rects.isEmpty else { throw UsageError(message: "give at least one \(rect.name) X,Y,W,H") }
+        let defaultMode = try mode.value(in: options)
+        let radius = try Self.radius.value(in: options)
+        let block = try Self.block.value(in: options)
+        let color = try Self.color.value(in: options)
+        let tint = try Self.tint.value(in: options)
         var regions: [(Redaction.Rect, Redaction.Mode)] = []
         for (index, text) in rects.enumerated() {
             let (rect, modeName) = try parseRect(text, index: index)
@@ -148,7 +137,7 @@ enum RedactCommand {
 
     /// The `Redaction` of `image` that `redactArguments` describe, not yet rendered.
     static func redaction(of image: Image, redactArguments: [String]) throws -> Redaction {
-        let (regions, tint) = try regions(try spec.parse(["IN.png"] + redactArguments))
+        let (regions, tint) = try regions(GivenOptions(try spec.parse(["IN.png"] + redactArguments)))
         var redaction = Redaction(image: image)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         return redaction

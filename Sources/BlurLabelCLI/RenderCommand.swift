@@ -11,11 +11,7 @@ enum RenderCommand {
         name: listing.name,
         summary: listing.summary,
         positionals: ["TEXT"],
-        options: [
-            CommonOptions.output
-        ] + LabelOptions.specs + [
-            CommonOptions.compression
-        ],
+        options: [CommonOptions.output.spec] + LabelOptions.specs + [CommonOptions.compression.spec],
         details: """
             TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
             is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
@@ -30,11 +26,12 @@ enum RenderCommand {
     )
 
     static let command = CommandLineTool.Command(spec: spec) { arguments, output in
-        let path = try CommonOptions.requiredOutput(arguments)
+        let options = GivenOptions(arguments)
+        let path = try CommonOptions.requiredOutput(options)
         let text = arguments.positionals[0]
-        let style = try LabelOptions.style(from: arguments, text: text)
-        if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: \(warning)\n") }
-        let level = try CommonOptions.compression(arguments)
+        let style = try LabelOptions.style(options, text: text)
+        if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: warning: \(warning)\n") }
+        let level = try CommonOptions.compression.value(in: options)
         let pipeline = LabelPipeline(style: style)
         let picture = try pipeline.picture(of: text)
         // Secure pictures never render the real text; ask separately, for the warning only.
@@ -44,7 +41,7 @@ enum RenderCommand {
         }
         let missing = checked?.missingCharacters ?? picture.missingCharacters
         if let warning = missingCharactersWarning(missing, secure: style.secure != nil) {
-            output.standardError("blurlabel render: \(warning)\n")
+            output.standardError("blurlabel render: warning: \(warning)\n")
         }
         if picture.clipped, let canvas = style.canvas {
             output.standardError(

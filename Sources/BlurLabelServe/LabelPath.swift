@@ -14,7 +14,7 @@ struct LabelPath {
         return (afterSlash[..<slash], String(afterSlash[slash...]))
     }
 
-    let options: Options
+    let options: GivenOptions
     let text: String
 
     /// Parses the signed rest. Messages never quote the text.

@@ -256,7 +256,7 @@ struct ManifestLineTests {
         )
         #expect(
             line.options
-                == Options([
+                == GivenOptions([
                     "size": .number(40), "radius": .number(2.5), "secure": .flag(true),
                     "features": .list(["tnum", "-liga"]),
                 ])

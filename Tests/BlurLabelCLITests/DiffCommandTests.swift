@@ -39,7 +39,7 @@ struct DiffCommandTests {
         let yiq = run(["diff", a, b, "--metric", "yiq"])
         #expect(yiq.status == 1 && yiq.out.contains("16 of 16 pixels differ") && yiq.out.contains("yiq metric"))
         let bad = run(["diff", a, b, "--metric", "lab"])
-        #expect(bad.status == 2 && bad.err == "blurlabel diff: --metric must be yiq or oklab, not 'lab'\n")
+        #expect(bad.status == 2 && bad.err == "blurlabel diff: --metric must be yiq or oklab, got 'lab'\n")
     }
 
     @Test func transparencyIsADifference() throws {

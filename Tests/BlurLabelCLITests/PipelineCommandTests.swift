@@ -176,12 +176,13 @@ struct StrictManifestTests {
             bytes: Array(#"{"text":"t","output":"o.png","size":40.5,"seed":"18446744073709551615"}"#.utf8)
         )
         #expect(line.options["size"] == .number(40.5))
-        #expect(try line.options.unsigned("seed") == UInt64.max)
+        #expect(try LabelOptions.seed.value(in: line.options) == UInt64.max)
         #expect(throws: UsageError.self) {
-            try Options(["compression": .number(2.5)]).integer("compression", range: 0...9)
+            try CommonOptions.compression.value(in: GivenOptions(["compression": .number(2.5)]))
         }
-        #expect(throws: UsageError.self) { try Options(["size": .text("big")]).number("size", range: 1...10) }
-        #expect(try Options(["size": .text("12")]).number("size", range: 1...100) == 12)
+        #expect(throws: UsageError.self) { try LabelOptions.size.value(in: GivenOptions(["size": .text("big")])) }
+        #expect(try LabelOptions.size.value(in: GivenOptions(["size": .text("12")])) == 12)
+        #expect(try LabelOptions.size.value(in: GivenOptions()) == LabelStyle().typography.size)
     }
 }
 

@@ -1,13 +1,65 @@
+import BlurredLabelCore
 import Foundation
 import Testing
 
 @testable import BlurLabelCLI
 
-/// The man page and the completion scripts are made from the command tables: every option of every
-/// command appears in each, so a new option cannot be left out of them.
-@Suite("Man page and shell completions")
+/// The man page, the completion scripts, `--help` and docs/command-line.md's option tables are made
+/// from the option declarations: every option of every command appears in each, so a new option
+/// cannot be left out of them, and the checked-in tables are the ones the declarations make.
+@Suite("Man page, shell completions and option tables")
 struct ReferenceDocsTests {
-    static let specs = CommandLineTool.commands.map { $0.load().spec }
+    static let specs = CommandLineTool.referenceSpecs
+    static let page =
+        (try? String(
+            contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/docs/command-line.md",
+            encoding: .utf8
+        )) ?? ""
+
+    /// docs/command-line.md's option tables, as checked in.
+    static var checkedInTables: String {
+        let start = page.range(of: OptionTables.begin)?.lowerBound ?? page.endIndex
+        let stop = page.range(of: OptionTables.end)?.upperBound ?? page.endIndex
+        return start < stop ? String(page[start..<stop]) + "\n" : ""
+    }
+
+    @Test func docsOptionTablesAreTheDeclarations() {
+        let made = run(["--options-markdown"])
+        #expect(made.status == 0)
+        #expect(made.out == OptionTables.markdown(commands: Self.specs))
+        #expect(
+            Self.checkedInTables == made.out,
+            "docs/command-line.md's option tables differ from the declarations: run scripts/update-option-tables"
+        )
+    }
+
+    @Test func everyDeclaredOptionIsInHelpAndTheDocsTable() {
+        for command in Self.specs {
+            let section = Self.checkedInTables.components(separatedBy: "### \(command.name)\n").dropFirst().first
+                .map { $0.components(separatedBy: "\n### ")[0] }
+            #expect(section != nil, "docs/command-line.md has no table for \(command.name)")
+            for option in command.options {
+                #expect(command.help.contains(option.help), "\(command.name) --help lacks \(option.name)'s help")
+                #expect(
+                    section?.contains("`\(option.name)`") == true,
+                    "docs/command-line.md's \(command.name) table lacks \(option.name)"
+                )
+            }
+        }
+        // The manifest keys and the label URLs' names are the declared label options' names.
+        for key in LabelOptions.keys { #expect(ManifestLine.keys.contains(key) && URLLabelOptions.names.contains(key)) }
+        #expect(Set(ManifestLine.keys) == Set(["text", "output"] + URLLabelOptions.names))
+    }
+
+    /// Every help line shows the range from `Limits` and the default from the library.
+    @Test func helpLinesShowRangesAndLibraryDefaults() {
+        let render = RenderCommand.spec.help
+        #expect(render.contains("(0 to \(Int(Limits.maximumRadius)); default \(LabelStyle().radius))"))
+        #expect(render.contains("#RGB, #RGBA, #RRGGBB, #RRGGBBAA"))
+        #expect(AnimateCommand.spec.usage == "blurlabel animate [TEXT] [options]")
+        #expect(AnimateCommand.spec.help.contains("(1 to \(Limits.maximumSteps); default 20)"))
+        #expect(DiffCommand.spec.help.contains("default \(ImageComparison().threshold))"))
+    }
 
     @Test func manPageListsEveryCommandAndOption() throws {
         let result = run(["--man"])

@@ -12,26 +12,32 @@ enum BatchCommand {
         summary: "render many labels from a JSON-lines manifest, on all cores"
     ) { command }
 
+    static let out = Option<String?>(
+        "out",
+        .text("DIR"),
+        help: "folder for the outputs (created if missing); required"
+    )
+    static let jobs = Option(
+        "jobs",
+        short: "-j",
+        .integer("N", 1...1024),
+        default: defaultThreadCount,
+        shown: "every core",
+        help: "worker threads; output is the same for any N"
+    )
+    static let shard = Option<String?>(
+        "shard",
+        .text("I/N"),
+        help: "render only lines I, I+N, I+2N... (1-based); N shards cover the manifest"
+    )
+    static let resume = Option(flag: "resume", help: "skip outputs that already exist (every file written is whole)")
+    static let force = Option(flag: "force", help: "render outputs that already exist again")
+
     static let spec = CommandSpec(
         name: listing.name,
         summary: listing.summary,
         positionals: ["MANIFEST.jsonl"],
-        options: [
-            OptionSpec(name: "--out", value: "DIR", help: "folder for the outputs (created if missing); required"),
-            OptionSpec(
-                name: "--jobs",
-                short: "-j",
-                value: "N",
-                help: "worker threads (default: every core); output is the same for any N"
-            ),
-            OptionSpec(
-                name: "--shard",
-                value: "I/N",
-                help: "render only lines I, I+N, I+2N... (1-based); N shards cover the manifest"
-            ),
-            OptionSpec(name: "--resume", help: "skip outputs that already exist (every file written is whole)"),
-            OptionSpec(name: "--force", help: "render outputs that already exist again"),
-        ],
+        options: [out.spec, jobs.spec, shard.spec, resume.spec, force.spec],
         details: """
             Each line is one JSON object: "text", "output" (a file name under DIR) and any render option
             by the same name without dashes, e.g. {"text":"56.00 €","output":"a.png","radius":2.5,"secure":true}.
@@ -67,7 +73,8 @@ enum BatchCommand {
             index += 1
             if argument == "--" { return arguments[index...].first == "-" }
             if argument == "-" { return true }
-            if spec.options.contains(where: { ($0.name == argument || $0.short == argument) && $0.value != nil }) {
+            if spec.options.contains(where: { ($0.name == argument || $0.short == argument) && $0.placeholder != nil })
+            {
                 index += 1  // the option's value
             } else if !argument.hasPrefix("-") {
                 return false  // the manifest is a file
@@ -98,19 +105,17 @@ enum BatchCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ output: CommandLineTool.Output, stop: BatchStop) throws -> Int32 {
-        guard let folderPath = arguments.value("--out") else { throw UsageError(message: "missing --out DIR") }
-        let jobs = try OptionValues.integer(
-            arguments.value("--jobs") ?? String(defaultThreadCount),
-            option: "--jobs",
-            range: 1...1024
-        )
-        let shard = try arguments.value("--shard").map(Shard.init(parsing:)) ?? .all
-        let resume = arguments.has("--resume")
-        let force = arguments.has("--force")
+        let options = GivenOptions(arguments)
+        guard let folderPath = try out.value(in: options) else { throw UsageError(message: "missing --out DIR") }
+        let jobs = try Self.jobs.value(in: options)
+        let shardText = try Self.shard.value(in: options)
+        let shard = try shardText.map(Shard.init(parsing:)) ?? .all
+        let resume = try Self.resume.value(in: options)
+        let force = try Self.force.value(in: options)
         if resume && force { throw UsageError(message: "--resume and --force cannot be combined") }
         let manifest = arguments.positionals[0]
         let streaming = manifest == "-"
-        if streaming && arguments.value("--shard") != nil {
+        if streaming && shardText != nil {
             throw UsageError(message: "--shard needs a manifest file, not standard input")
         }
         let reader = try ManifestReader(path: manifest)

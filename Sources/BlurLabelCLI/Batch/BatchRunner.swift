@@ -187,11 +187,13 @@ final class BatchRunner: Sendable {
         do {
             let line = try ManifestLine(bytes: bytes)
             name = line.output
-            if case .flag(true)? = line.options["secure"] { secretValues = [line.text] + line.options.textValues }
+            if case .flag(true)? = line.options[LabelOptions.secure.key] {
+                secretValues = [line.text] + line.options.textValues
+            }
             if existing == .skip && folder.exists(line.output) { return .skipped(line.output) }
             let style = try line.style()
             let level: Int
-            do { level = try line.options.integer("compression", range: 0...9) ?? 6 } catch let error as UsageError {
+            do { level = try CommonOptions.compression.value(in: line.options) } catch let error as UsageError {
                 throw LineError(error.message)
             }
             let picture = try LabelPipeline(style: style).picture(of: line.text)
@@ -213,11 +215,11 @@ final class BatchRunner: Sendable {
             }
             var warnings = picture.fontWarnings
             if let missing = missingCharactersWarning(picture.missingCharacters, secure: style.secure != nil) {
-                warnings.append(missing.hasPrefix("warning: ") ? String(missing.dropFirst("warning: ".count)) : missing)
+                warnings.append(missing)
             }
             return .rendered(line.output, warnings: warnings)
         } catch {
-            let message = (error as? UsageError)?.message ?? "\(error)"
+            let message = FlagMessages.message(for: error)
             return .failed(name, secretValues.map { SecureMessages.withoutValues(message, $0) } ?? message)
         }
     }

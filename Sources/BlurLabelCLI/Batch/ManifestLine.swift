@@ -7,13 +7,16 @@ struct ManifestLine {
     /// The output's path under the folder, normalised (`./a//b.png` is `a/b.png`).
     let output: String
     /// The line's options, typed as JSON gave them: a number stays a number.
-    let options: Options
+    let options: GivenOptions
 
     static let notAnObject = "invalid JSON (each line must be one JSON object)"
     static let unsupportedType = "a value has an unsupported type (objects and nulls are not options)"
 
-    /// Keys a line may carry.
-    static let keys: Set<String> = Set(["text", "output", "compression"] + LabelOptions.keys)
+    /// Keys a line may carry: its text and output, and the options `render` declares.
+    static let keys: Set<String> = Set(["text", "output"] + optionKeys)
+
+    /// The options a line (and a label URL) may give: the label options and the compression.
+    static let optionKeys = LabelOptions.keys + [CommonOptions.compression.key]
 
     /// Parses and checks one line; the error says what is wrong with it.
     init(bytes: [UInt8]) throws {
@@ -53,7 +56,7 @@ struct ManifestLine {
             case .object, .null: throw LineError(Self.unsupportedType)
             }
         }
-        self.options = Options(options)
+        self.options = GivenOptions(options)
     }
 
     /// An output name as a clean relative path: no absolute path, no `..`, no NUL, not a folder;

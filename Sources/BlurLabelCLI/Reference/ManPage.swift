@@ -41,7 +41,7 @@ enum ManPage {
             for option in command.options + [CommandSpec.helpOption] {
                 var head = "\\fB\(escape(option.name))\\fR"
                 if let short = option.short { head = "\\fB\(escape(short))\\fR, " + head }
-                if let value = option.value { head += " \\fI\(escape(value))\\fR" }
+                if let value = option.placeholder { head += " \\fI\(escape(value))\\fR" }
                 page += [".TP", head, escape(option.help)]
             }
         }

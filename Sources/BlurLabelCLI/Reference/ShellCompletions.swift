@@ -71,7 +71,7 @@ enum ShellCompletions {
             lines.append("    \(command.name))")
             lines.append("        _arguments \\")
             for option in command.options + [CommandSpec.helpOption] {
-                let value = option.value.map { ":\(quoteZsh($0)):_files" } ?? ""
+                let value = option.placeholder.map { ":\(quoteZsh($0)):_files" } ?? ""
                 let repeatable = option.repeatable ? "*" : ""
                 for name in [option.name] + (option.short.map { [$0] } ?? []) {
                     lines.append("            '\(repeatable)\(name)[\(quoteZsh(option.help))]\(value)' \\")
@@ -100,7 +100,7 @@ enum ShellCompletions {
                 var line =
                     "complete -c blurlabel -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name.dropFirst(2))"
                 if let short = option.short { line += " -s \(short.dropFirst())" }
-                if option.value != nil { line += " -r -F" }
+                if option.placeholder != nil { line += " -r -F" }
                 line += " -d '\(quoteFish(option.help))'"
                 lines.append(line)
             }

@@ -8,7 +8,7 @@ package struct EditSettings: Sendable {
     package var host = "127.0.0.1"
     package var port: UInt16 = 0
     package var mode = "blur"
-    package var radius = 8.0
+    package var radius = RedactCommand.radius.defaultValue
     package var rects: String? = nil
     package var open = false
     /// Seconds without a request after which the server exits.
@@ -26,7 +26,7 @@ package struct EditSettings: Sendable {
         summary: "draw redaction rectangles on a PNG in the browser (docs/edit.md)",
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output,
+            CommonOptions.output.spec,
             OptionSpec(
                 name: "--listen",
                 value: "127.0.0.1:PORT",
@@ -37,12 +37,7 @@ package struct EditSettings: Sendable {
                 value: "MODE",
                 help: "blur (default), pixelate, fill or secure for new rectangles"
             ),
-            OptionSpec(
-                name: "--radius",
-                short: "-r",
-                value: "SIGMA",
-                help: "blur and secure sigma in pixels (default 8)"
-            ),
+            RedactCommand.radius.spec,
             OptionSpec(
                 name: "--rects",
                 value: "FILE.json",
@@ -95,9 +90,7 @@ package struct EditSettings: Sendable {
                 }
                 settings.mode = mode
             }
-            if let radius = parsed.value("--radius") {
-                settings.radius = try OptionValues.number(radius, option: "--radius", range: 0...Limits.maximumRadius)
-            }
+            settings.radius = try RedactCommand.radius.value(in: GivenOptions(parsed))
             settings.rects = parsed.value("--rects")
             if let rects = settings.rects, SameFile.check(rects, settings.input) || SameFile.check(rects, output) {
                 throw UsageError(message: "--rects \(rects) is the input or the output picture")

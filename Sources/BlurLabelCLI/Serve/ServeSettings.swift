@@ -105,7 +105,7 @@ package struct ServeSettings: Sendable {
             }
             func integer(_ option: String, _ variable: String, _ range: ClosedRange<Int>) throws -> Int? {
                 guard let (text, name) = value(option, variable) else { return nil }
-                return try OptionValues.integer(text, option: name, range: range)
+                return try ValueText.integer(text, option: name, range: range)
             }
             settings.workers = try integer("--workers", "BLURLABEL_WORKERS", 1...256) ?? settings.workers
             settings.queue = try integer("--queue", "BLURLABEL_QUEUE", 1...100_000) ?? settings.queue

@@ -15,15 +15,17 @@ package struct SignRequest: Sendable {
         case sign(SignRequest)
     }
 
+    static let encrypt = Option(
+        flag: "encrypt",
+        help: "carry the text encrypted (enc:, AES-256-GCM under BLURLABEL_ENC_KEY)"
+    )
+    static let unsigned = Option(flag: "unsigned", help: "an /unsafe/ path for a server started with --unsigned")
+
     static let spec = CommandSpec(
         name: "sign",
         summary: "print a signed URL path for a label, for 'blurlabel serve' (docs/serve.md)",
         positionals: ["TEXT"],
-        options: LabelOptions.specs + [
-            CommonOptions.compression,
-            OptionSpec(name: "--encrypt", help: "carry the text encrypted (enc:, AES-256-GCM under BLURLABEL_ENC_KEY)"),
-            OptionSpec(name: "--unsigned", help: "an /unsafe/ path for a server started with --unsigned"),
-        ],
+        options: LabelOptions.specs + [CommonOptions.compression.spec, encrypt.spec, unsigned.spec],
         details: """
             Prints /SIGNATURE/name:value/.../TEXT.png, signed with the first pair of BLURLABEL_KEY and
             BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)).
@@ -38,9 +40,9 @@ package struct SignRequest: Sendable {
         if parsed.wantsHelp { return .help(spec.help) }
         var request = SignRequest()
         request.text = parsed.positionals[0]
-        request.encrypt = parsed.has("--encrypt")
-        request.unsigned = parsed.has("--unsigned")
-        for given in parsed.given where given.name != "--encrypt" && given.name != "--unsigned" {
+        request.encrypt = parsed.has(encrypt.name)
+        request.unsigned = parsed.has(unsigned.name)
+        for given in parsed.given where given.name != encrypt.name && given.name != unsigned.name {
             let name = String(given.name.dropFirst(2))
             if let at = request.pairs.firstIndex(where: { $0.name == name }) { request.pairs.remove(at: at) }
             request.pairs.append((name, given.value ?? "true"))

@@ -10,20 +10,20 @@ package enum URLLabelOptions {
         package init(_ description: String) { self.description = description }
     }
 
-    /// Names a URL may use: the label options plus `compression` (as in a manifest line).
-    package static let names: Set<String> = Set(LabelOptions.keys + ["compression"])
+    /// Names a URL may use: a manifest line's options (the label options and `compression`).
+    package static let names: Set<String> = Set(ManifestLine.optionKeys)
 
     /// The flags, whose value is `true` or `false`.
-    package static let flags = LabelOptions.flags
+    package static let flags: Set<String> = Set(LabelOptions.flagKeys)
 
     /// The options of decoded `name`/`value` pairs: unknown names, repeated names and font files
     /// (over HTTP only installed families: a path would read the server's files) are refused.
-    package static func options(_ pairs: [(name: String, value: String)]) throws(Failure) -> Options {
+    package static func options(_ pairs: [(name: String, value: String)]) throws(Failure) -> GivenOptions {
         var values: [String: OptionValue] = [:]
         for (name, value) in pairs {
             guard names.contains(name) else { throw Failure("unknown option '\(name)'") }
             guard values[name] == nil else { throw Failure("option '\(name)' given more than once") }
-            if name == "font", value.contains("/") || value.contains("#") || value.contains(".") {
+            if name == LabelOptions.font.key, value.contains("/") || value.contains("#") || value.contains(".") {
                 throw Failure("font: only installed family names are served, not files")
             }
             if flags.contains(name), value == "true" || value == "false" {
@@ -32,29 +32,29 @@ package enum URLLabelOptions {
                 values[name] = .text(value)
             }
         }
-        return Options(values)
+        return GivenOptions(values)
     }
 
     /// The PNG `render` would write for `text` with these options (the same pixels, the same
     /// encoder and level). Errors are one line without the text.
-    package static func png(_ options: Options, text: String) throws(Failure) -> [UInt8] {
+    package static func png(_ options: GivenOptions, text: String) throws(Failure) -> [UInt8] {
         do {
             let style = try LabelOptions.style(options, text: text)
-            let level = try options.integer("compression", range: 0...9) ?? 6
+            let level = try CommonOptions.compression.value(in: options)
             let picture = try LabelPipeline(style: style).picture(of: text)
             return try PNGEncoder(compressionLevel: level).encode(picture.image)
         } catch {
-            throw Failure(SecureMessages.withoutValues("\(error)", [text]))
+            throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
     }
 
     /// Checks the options as `png` would, without rendering (for `sign`).
-    package static func check(_ options: Options, text: String) throws(Failure) {
+    package static func check(_ options: GivenOptions, text: String) throws(Failure) {
         do {
             _ = try LabelOptions.style(options, text: text)
-            _ = try options.integer("compression", range: 0...9)
+            _ = try CommonOptions.compression.value(in: options)
         } catch {
-            throw Failure(SecureMessages.withoutValues("\(error)", [text]))
+            throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
     }
 }

@@ -136,13 +136,13 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
                 "\(levels) levels of \(w)x\(h) would hold more than \(limit) pixels in all; give fewer steps or a smaller maximum radius"
         case let .badLevel(index, steps): return "level must be from 0 to \(steps), got \(index)"
         case let .badPadding(p): return "padding must be from 0 to \(LabelStyle.maximumPadding) px, got \(p)"
-        case .fitWithoutCanvas: return "fitting needs a canvas size (--canvas WxH)"
+        case .fitWithoutCanvas: return "fitting needs a canvas size"
         case let .badFitRange(minimum, maximum):
             return
                 "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"
         case let .doesNotFit(w, h, size):
             return
-                "the label does not fit a \(w)x\(h) canvas even at the minimum size of \(size) px (give a larger --canvas, a smaller --min-size, --radius or --padding)"
+                "the label does not fit a \(w)x\(h) canvas even at the minimum size of \(size) px (give a larger canvas, a smaller minimum size or radius, or less padding)"
         }
     }
 }

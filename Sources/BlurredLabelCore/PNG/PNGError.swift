@@ -14,7 +14,7 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
         case let .truncated(source): return "\(source): truncated PNG (the file ends before the image does)"
         case let .tooLarge(source, width, height, limit):
             return
-                "\(source): image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit) (raise it with --max-pixels)"
+                "\(source): image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit) (the decoder's maxPixels)"
         case let .outOfMemory(source): return "\(source): out of memory while decoding"
         case let .encodeFailed(reason): return "PNG encoding failed: \(reason)"
         }

@@ -1,0 +1,47 @@
+import BlurredLabelCore
+
+/// Options several commands share: declared once, read once.
+enum CommonOptions {
+    static let output = Option<String?>(
+        "output",
+        short: "-o",
+        .text("OUT.png"),
+        help: "where to write the PNG ('-' for standard output)"
+    )
+    static let maxPixels = Option(
+        "max-pixels",
+        .integer("N", 1...Limits.maximumPixels),
+        default: PNGDecoder.defaultMaxPixels,
+        help: "refuse inputs larger than N pixels"
+    )
+    static let tint = Option<Color?>(
+        "tint",
+        .color("COLOR"),
+        help: "a veil of COLOR over the blur (#ffffff4d frosted, #0000004d dark); see docs/pictures-levels.md"
+    )
+    static let compression = Option(
+        "compression",
+        .integer("0-9", 0...9),
+        default: PNGEncoder().compressionLevel,
+        help: "zlib level of the output"
+    )
+
+    /// The `-o` path, which the command cannot do without.
+    static func requiredOutput(_ options: GivenOptions) throws -> String {
+        guard let path = try output.value(in: options) else {
+            throw UsageError(message: "missing -o OUT.png (use '-o -' for standard output)")
+        }
+        return path
+    }
+}
+
+/// Writes an image as PNG to a path (atomically) or to standard output for `-`.
+func writePNG(
+    _ image: Image,
+    to path: String,
+    compressionLevel: Int = 6,
+    followingLinks: Bool = true
+) throws {
+    let bytes = try PNGEncoder(compressionLevel: compressionLevel).encode(image)
+    try FileIO.write(bytes, to: path, followingLinks: followingLinks)
+}
