@@ -45,6 +45,9 @@ struct Option<Value: Sendable>: Sendable {
         return try parse(given, name)
     }
 
+    /// `given` read as this option's value, its messages naming `name` (an environment variable).
+    func value(of given: OptionValue, named name: String) throws -> Value { try parse(given, name) }
+
     /// True when `options` give this option at all.
     func isGiven(in options: GivenOptions) -> Bool { options.has(key) }
 

@@ -7,7 +7,7 @@ package struct EditSettings: Sendable {
     package var output = ""
     package var host = "127.0.0.1"
     package var port: UInt16 = 0
-    package var mode = "blur"
+    package var mode = RedactCommand.mode.defaultValue
     package var radius = RedactCommand.radius.defaultValue
     package var rects: String? = nil
     package var open = false
@@ -21,29 +21,26 @@ package struct EditSettings: Sendable {
         case run(EditSettings)
     }
 
+    static let listen = Option<String?>(
+        "listen",
+        .text("127.0.0.1:PORT"),
+        shown: "a free port",
+        help: "loopback address and port of the page"
+    )
+    static let mode = RedactCommand.mode.with(help: "blur, pixelate, fill or secure for new rectangles")
+    static let rects = Option<String?>(
+        "rects",
+        .text("FILE.json"),
+        help: "load the rectangles from FILE.json when it exists; Save writes them there too"
+    )
+    static let open = Option(flag: "open", help: "also open the page with xdg-open")
+
     static let spec = CommandSpec(
         name: "edit",
         summary: "draw redaction rectangles on a PNG in the browser (docs/edit.md)",
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output.spec,
-            OptionSpec(
-                name: "--listen",
-                value: "127.0.0.1:PORT",
-                help: "loopback address and port of the page (default: a free port)"
-            ),
-            OptionSpec(
-                name: "--mode",
-                value: "MODE",
-                help: "blur (default), pixelate, fill or secure for new rectangles"
-            ),
-            RedactCommand.radius.spec,
-            OptionSpec(
-                name: "--rects",
-                value: "FILE.json",
-                help: "load the rectangles from FILE.json when it exists; Save writes them there too"
-            ),
-            OptionSpec(name: "--open", help: "also open the page with xdg-open"),
+            CommonOptions.output.spec, listen.spec, mode.spec, RedactCommand.radius.spec, rects.spec, open.spec,
         ],
         details: """
             Prints the page's URL, with a one-time token in it, as the first line of standard output.
@@ -61,9 +58,12 @@ package struct EditSettings: Sendable {
         }
         if parsed.wantsHelp { return .help(spec.help) }
         var settings = EditSettings()
+        let options = GivenOptions(parsed)
         do {
             settings.input = parsed.positionals[0]
-            guard let output = parsed.value("--output") else { throw UsageError(message: "missing -o OUT.png") }
+            guard let output = try CommonOptions.output.value(in: options) else {
+                throw UsageError(message: "missing -o OUT.png")
+            }
             guard settings.input != "-", output != "-" else {
                 throw UsageError(message: "edit needs files for IN.png and OUT.png, not standard input or output")
             }
@@ -71,7 +71,7 @@ package struct EditSettings: Sendable {
                 throw UsageError(message: "-o \(output) is the input file; edit never writes its input")
             }
             settings.output = output
-            if let listen = parsed.value("--listen") {
+            if let listen = try Self.listen.value(in: options) {
                 guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...])
                 else { throw UsageError(message: "--listen needs 127.0.0.1:PORT, got '\(listen)'") }
                 let host = String(listen[..<colon])
@@ -81,7 +81,8 @@ package struct EditSettings: Sendable {
                 settings.host = host
                 settings.port = port
             }
-            if let mode = parsed.value("--mode") {
+            if Self.mode.isGiven(in: options) {
+                let mode = try Self.mode.value(in: options)
                 guard RedactCommand.modes.contains(mode) else {
                     throw UsageError(
                         message:
@@ -90,12 +91,12 @@ package struct EditSettings: Sendable {
                 }
                 settings.mode = mode
             }
-            settings.radius = try RedactCommand.radius.value(in: GivenOptions(parsed))
-            settings.rects = parsed.value("--rects")
+            settings.radius = try RedactCommand.radius.value(in: options)
+            settings.rects = try Self.rects.value(in: options)
             if let rects = settings.rects, SameFile.check(rects, settings.input) || SameFile.check(rects, output) {
                 throw UsageError(message: "--rects \(rects) is the input or the output picture")
             }
-            settings.open = parsed.has("--open")
+            settings.open = try Self.open.value(in: options)
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
         }

@@ -22,57 +22,114 @@ package struct ServeSettings: Sendable {
         case run(ServeSettings)
     }
 
+    /// An option of `serve` and the environment variable read when it is not given.
+    struct Setting<Value: Sendable>: Sendable {
+        let option: Option<Value>
+        let variable: String
+
+        /// The option's row in the table: its help names the variable.
+        var spec: OptionSpec { option.with(help: "\(option.help); env \(variable)").spec }
+
+        /// The option's value, else the variable's (its messages name the variable), else the default.
+        func value(_ options: GivenOptions, _ environment: (String) -> String?) throws -> Value {
+            if option.isGiven(in: options) { return try option.value(in: options) }
+            guard let text = environment(variable) else { return option.defaultValue }
+            return try option.value(of: .text(text), named: variable)
+        }
+    }
+
+    static let defaults = ServeSettings()
+
+    static let listen = Setting(
+        option: Option<String?>(
+            "listen",
+            .text("ADDR:PORT"),
+            shown: "\(defaults.host):\(defaults.port)",
+            help: "IPv4 address and port"
+        ),
+        variable: "BLURLABEL_LISTEN"
+    )
+    static let workers = Setting(
+        option: Option(
+            "workers",
+            .integer("N", 1...256),
+            default: defaults.workers,
+            shown: "the usable cores",
+            help: "rendering threads"
+        ),
+        variable: "BLURLABEL_WORKERS"
+    )
+    static let queue = Setting(
+        option: Option(
+            "queue",
+            .integer("N", 1...100_000),
+            default: defaults.queue,
+            help: "renders waiting beyond the workers; more get 503"
+        ),
+        variable: "BLURLABEL_QUEUE"
+    )
+    static let ioThreads = Setting(
+        option: Option(
+            "io-threads",
+            .integer("N", 1...64),
+            default: defaults.ioThreads,
+            shown: "the usable cores, at most 4",
+            help: "threads reading and writing connections"
+        ),
+        variable: "BLURLABEL_IO_THREADS"
+    )
+    static let cacheMegabytes = Setting(
+        option: Option(
+            "cache-mb",
+            .integer("N", 0...65536),
+            default: defaults.cacheMegabytes,
+            help: "memory for finished PNGs, 0 for none"
+        ),
+        variable: "BLURLABEL_CACHE_MB"
+    )
+    static let timeout = Setting(
+        option: Option(
+            "timeout",
+            .integer("S", 1...3600),
+            default: defaults.timeoutSeconds,
+            help: "close a connection idle, or with its request not whole, after S seconds"
+        ),
+        variable: "BLURLABEL_TIMEOUT"
+    )
+    static let connections = Setting(
+        option: Option(
+            "max-connections",
+            .integer("N", 1...100_000),
+            default: defaults.connections,
+            help: "open connections at most"
+        ),
+        variable: "BLURLABEL_MAX_CONNECTIONS"
+    )
+    static let drain = Setting(
+        option: Option(
+            "drain",
+            .integer("S", 0...3600),
+            default: defaults.drainSeconds,
+            help: "on SIGTERM, seconds to finish requests in flight"
+        ),
+        variable: "BLURLABEL_DRAIN"
+    )
+    static let unsigned = Option(
+        flag: "unsigned",
+        help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"
+    )
+    static let noAccessLog = Option(
+        flag: "no-access-log",
+        help: "no JSON line per request on stderr (BLURLABEL_ACCESS_LOG=0)"
+    )
+
     static let spec = CommandSpec(
         name: "serve",
         summary: "serve labels over HTTP from signed URLs (docs/serve.md)",
         positionals: [],
         options: [
-            OptionSpec(
-                name: "--listen",
-                value: "ADDR:PORT",
-                help: "IPv4 address and port (BLURLABEL_LISTEN; default 127.0.0.1:8080)"
-            ),
-            OptionSpec(
-                name: "--workers",
-                value: "N",
-                help: "rendering threads (BLURLABEL_WORKERS; default: the usable cores)"
-            ),
-            OptionSpec(
-                name: "--queue",
-                value: "N",
-                help: "renders waiting beyond the workers; more get 503 (BLURLABEL_QUEUE; default 64)"
-            ),
-            OptionSpec(
-                name: "--io-threads",
-                value: "N",
-                help: "threads reading and writing connections (BLURLABEL_IO_THREADS; default up to 4)"
-            ),
-            OptionSpec(
-                name: "--cache-mb",
-                value: "N",
-                help: "memory for finished PNGs, 0 for none (BLURLABEL_CACHE_MB; default 64)"
-            ),
-            OptionSpec(
-                name: "--timeout",
-                value: "S",
-                help:
-                    "close a connection idle, or with its request not whole, after S seconds (BLURLABEL_TIMEOUT; default 10)"
-            ),
-            OptionSpec(
-                name: "--max-connections",
-                value: "N",
-                help: "open connections at most (BLURLABEL_MAX_CONNECTIONS; default 1024)"
-            ),
-            OptionSpec(
-                name: "--drain",
-                value: "S",
-                help: "on SIGTERM, seconds to finish requests in flight (BLURLABEL_DRAIN; default 10)"
-            ),
-            OptionSpec(
-                name: "--unsigned",
-                help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"
-            ),
-            OptionSpec(name: "--no-access-log", help: "no JSON line per request on stderr (BLURLABEL_ACCESS_LOG=0)"),
+            listen.spec, workers.spec, queue.spec, ioThreads.spec, cacheMegabytes.spec, timeout.spec,
+            connections.spec, drain.spec, unsigned.spec, noAccessLog.spec,
         ],
         details: """
             Keys come from the environment only: BLURLABEL_KEY and BLURLABEL_SALT (hex; several
@@ -89,40 +146,32 @@ package struct ServeSettings: Sendable {
             throw URLLabelOptions.Failure(error.message)
         }
         if parsed.wantsHelp { return .help(spec.help) }
-        func value(_ option: String, _ variable: String) -> (text: String, name: String)? {
-            if let given = parsed.value(option) { return (given, option) }
-            return environment(variable).map { ($0, variable) }
-        }
+        let options = GivenOptions(parsed)
         var settings = ServeSettings()
         do {
-            if let (listen, name) = value("--listen", "BLURLABEL_LISTEN") {
-                guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...])
+            if let text = try listen.value(options, environment) {
+                let name = listen.option.isGiven(in: options) ? listen.option.name : listen.variable
+                guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...])
                 else {
-                    throw UsageError(message: "\(name) needs ADDR:PORT (an IPv4 address and a port), got '\(listen)'")
+                    throw UsageError(message: "\(name) needs ADDR:PORT (an IPv4 address and a port), got '\(text)'")
                 }
-                settings.host = String(listen[..<colon])
+                settings.host = String(text[..<colon])
                 settings.port = port
             }
-            func integer(_ option: String, _ variable: String, _ range: ClosedRange<Int>) throws -> Int? {
-                guard let (text, name) = value(option, variable) else { return nil }
-                return try ValueText.integer(text, option: name, range: range)
-            }
-            settings.workers = try integer("--workers", "BLURLABEL_WORKERS", 1...256) ?? settings.workers
-            settings.queue = try integer("--queue", "BLURLABEL_QUEUE", 1...100_000) ?? settings.queue
-            settings.ioThreads = try integer("--io-threads", "BLURLABEL_IO_THREADS", 1...64) ?? settings.ioThreads
-            settings.cacheMegabytes =
-                try integer("--cache-mb", "BLURLABEL_CACHE_MB", 0...65536) ?? settings.cacheMegabytes
-            settings.timeoutSeconds = try integer("--timeout", "BLURLABEL_TIMEOUT", 1...3600) ?? settings.timeoutSeconds
-            settings.connections =
-                try integer("--max-connections", "BLURLABEL_MAX_CONNECTIONS", 1...100_000) ?? settings.connections
-            settings.drainSeconds = try integer("--drain", "BLURLABEL_DRAIN", 0...3600) ?? settings.drainSeconds
+            settings.workers = try workers.value(options, environment)
+            settings.queue = try queue.value(options, environment)
+            settings.ioThreads = try ioThreads.value(options, environment)
+            settings.cacheMegabytes = try cacheMegabytes.value(options, environment)
+            settings.timeoutSeconds = try timeout.value(options, environment)
+            settings.connections = try connections.value(options, environment)
+            settings.drainSeconds = try drain.value(options, environment)
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
         }
-        settings.unsigned = parsed.has("--unsigned") || environment("BLURLABEL_UNSIGNED") == "1"
-        settings.accessLog = !(parsed.has("--no-access-log") || environment("BLURLABEL_ACCESS_LOG") == "0")
+        settings.unsigned = parsed.has(unsigned.name) || environment("BLURLABEL_UNSIGNED") == "1"
+        settings.accessLog = !(parsed.has(noAccessLog.name) || environment("BLURLABEL_ACCESS_LOG") == "0")
         if settings.unsigned && !settings.host.hasPrefix("127.") {
-            throw URLLabelOptions.Failure("--unsigned listens on loopback only (127.0.0.1), not \(settings.host)")
+            throw URLLabelOptions.Failure("\(unsigned.name) listens on loopback only (127.0.0.1), not \(settings.host)")
         }
         return .run(settings)
     }
