@@ -37,14 +37,14 @@ extension ImageError: LocalizedError {
     public var errorDescription: String? { description }
 }
 extension ImageComparison.SizeMismatch: LocalizedError {
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }
 extension ImageComparison.InvalidSettings: LocalizedError {
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }
 extension DiffPictureTooLarge: LocalizedError {
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }
 extension ComparisonReport.ReportError: LocalizedError {
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

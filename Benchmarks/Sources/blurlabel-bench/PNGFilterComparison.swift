@@ -1,5 +1,5 @@
 import BenchPictures
-@_spi(Benchmarks) import BlurredLabelCore
+import BlurredLabelCore
 import CReferencePNGFilter
 import Foundation
 

@@ -1,24 +1,24 @@
 /// The pictures of one comparison, written into a report folder as `<stem>-<kind>.png`.
-public struct ComparisonArtifacts: Sendable {
+package struct ComparisonArtifacts: Sendable {
     /// The report folder's path.
-    public let folder: String
+    package let folder: String
     /// The report entry's name.
-    public let name: String
+    package let name: String
     /// What the pictures' file names start with (the entry's name unless told otherwise).
-    public let stem: String
+    package let stem: String
 
-    public init(folder: String, name: String, stem: String? = nil) {
+    package init(folder: String, name: String, stem: String? = nil) {
         self.folder = folder
         self.name = name
         self.stem = stem ?? name
     }
 
     /// The path `<folder>/<stem>-<kind>.png`.
-    public func path(_ kind: String) -> String { Folders.join(folder, "\(stem)-\(kind).png") }
+    package func path(_ kind: String) -> String { Folders.join(folder, "\(stem)-\(kind).png") }
 
     /// Writes `image` as `<name>-<kind>.png` and describes it for the page.
     @discardableResult
-    public func write(_ image: Image, as kind: String) throws -> ComparisonReportEntry.Picture {
+    package func write(_ image: Image, as kind: String) throws -> ComparisonReportEntry.Picture {
         let path = path(kind)
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try Folders.create(String(path[..<slash])) }
         // A link planted in the folder is refused.

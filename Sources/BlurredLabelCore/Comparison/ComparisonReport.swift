@@ -11,19 +11,19 @@ import Glibc
 /// renamed into place, so a reader never sees half a page and no entry is lost. An entry is keyed
 /// by its name: a later one for the same name replaces it, and `remove` drops it (a golden that
 /// passes again leaves the page).
-public struct ComparisonReport: Sendable {
+package struct ComparisonReport: Sendable {
     /// The report folder's path.
-    public let folder: String
+    package let folder: String
 
-    public init(folder: String) { self.folder = folder }
+    package init(folder: String) { self.folder = folder }
 
     /// The page: `<folder>/index.html`.
-    public var page: String { Folders.join(folder, "index.html") }
+    package var page: String { Folders.join(folder, "index.html") }
 
     var entriesFolder: String { Folders.join(folder, ".report") }
 
     /// Adds (or replaces) the entry for `entry.name` (and `entry.test`) and rewrites the page.
-    public func add(_ entry: ComparisonReportEntry) throws {
+    package func add(_ entry: ComparisonReportEntry) throws {
         try makeFolders()
         try withLock {
             try FileIO.write(entry.json.serialized(), to: entryFile(entry.key), followingLinks: false)
@@ -33,7 +33,7 @@ public struct ComparisonReport: Sendable {
 
     /// Drops the entry for `name` made by `test` (nil: outside a test), if there is one, and
     /// rewrites the page. Cheap when there is none. Its pictures go too.
-    public func remove(name: String, test: String? = nil) throws {
+    package func remove(name: String, test: String? = nil) throws {
         let file = entryFile(ComparisonReportEntry.key(name: name, test: test))
         guard Folders.exists(file) else { return }
         try withLock {
@@ -85,7 +85,7 @@ public struct ComparisonReport: Sendable {
     }
 
     /// Writes the page from the entries there are (a page saying nothing failed when there are none).
-    public func rebuild() throws {
+    package func rebuild() throws {
         try makeFolders()
         try withLock { try writePage() }
     }
@@ -98,7 +98,7 @@ public struct ComparisonReport: Sendable {
     }
 
     /// Every entry in the folder, oldest first (ties by name). A file that is not an entry is skipped.
-    public func entries() throws -> [ComparisonReportEntry] {
+    package func entries() throws -> [ComparisonReportEntry] {
         let files = (Folders.names(in: entriesFolder) ?? []).filter { $0.hasSuffix(".json") }
         return files.compactMap { Self.entry(at: Folders.join(entriesFolder, $0)) }
             .sorted { ($0.date, $0.name) < ($1.date, $1.name) }
@@ -135,9 +135,9 @@ public struct ComparisonReport: Sendable {
     }
 
     /// The report folder could not be locked.
-    public enum ReportError: Error, CustomStringConvertible {
+    package enum ReportError: Error, CustomStringConvertible {
         case cannotLock(path: String, errno: Int32)
-        public var description: String {
+        package var description: String {
             switch self {
             case let .cannotLock(path, code): "cannot lock the report at \(path): \(systemErrorText(code))"
             }

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// One failed (or newly recorded) image comparison, as the report page shows it.
-public struct ComparisonReportEntry: Sendable, Equatable {
+package struct ComparisonReportEntry: Sendable, Equatable {
     /// What happened to the comparison.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         /// The pictures differ beyond the tolerance.
         case failed
         /// The pictures have different sizes.
@@ -17,13 +17,13 @@ public struct ComparisonReportEntry: Sendable, Equatable {
     }
 
     /// A picture file beside the page, and its size (the page checks it decoded at that size).
-    public struct Picture: Sendable, Equatable {
+    package struct Picture: Sendable, Equatable {
         /// The file name, relative to the report folder.
-        public var file: String
-        public var width: Int
-        public var height: Int
+        package var file: String
+        package var width: Int
+        package var height: Int
 
-        public init(file: String, width: Int, height: Int) {
+        package init(file: String, width: Int, height: Int) {
             self.file = file
             self.width = width
             self.height = height
@@ -31,23 +31,23 @@ public struct ComparisonReportEntry: Sendable, Equatable {
     }
 
     /// The golden's name (or the compared file's), shown as text.
-    public var name: String
-    public var outcome: Outcome
+    package var name: String
+    package var outcome: Outcome
     /// The test that made it (`Suite/test()`), nil outside tests.
-    public var test: String?
+    package var test: String?
     /// Where the assertion is (`File.swift:12`), nil outside tests.
-    public var location: String?
+    package var location: String?
     /// The comparison's one-line summary.
-    public var summary: String
-    public var expected: Picture?
-    public var actual: Picture?
-    public var diff: Picture?
+    package var summary: String
+    package var expected: Picture?
+    package var actual: Picture?
+    package var diff: Picture?
     /// Shell commands that accept the actual picture as the new reference.
-    public var acceptCommands: [String]
+    package var acceptCommands: [String]
     /// When it was added, in whole seconds since 1970-01-01 UTC (entries are shown oldest first).
-    public var date: Int
+    package var date: Int
 
-    public init(
+    package init(
         name: String,
         outcome: Outcome,
         test: String? = nil,
@@ -83,7 +83,7 @@ extension ComparisonReportEntry {
 }
 
 /// Quotes a word for a POSIX shell (single quotes; a quote inside becomes `'\''`).
-public func shellQuoted(_ word: String) -> String {
+package func shellQuoted(_ word: String) -> String {
     if !word.isEmpty,
         word.unicodeScalars.allSatisfy({
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)

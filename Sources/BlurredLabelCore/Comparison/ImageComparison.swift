@@ -19,12 +19,35 @@ public struct ImageComparison: Sendable {
     /// `checkerboard` is false.
     public var backdrop: Color
     /// Worker threads for one comparison (the result is the same for any count).
-    public var threads: Int
+    package var threads: Int
 
     /// The default metric: OKLab, pixelmatch's current one (docs/golden-images.md says why).
     public static let defaultMetric = ComparisonMetric.oklab
 
+    /// A comparison with these settings, on every core.
     public init(
+        threshold: Double = 0.1,
+        maxDiffPixels: Int = 0,
+        maxDiffRatio: Double = 0,
+        detectAntialiasing: Bool = true,
+        metric: ComparisonMetric = defaultMetric,
+        checkerboard: Bool = true,
+        backdrop: Color = .white
+    ) {
+        self.init(
+            threshold: threshold,
+            maxDiffPixels: maxDiffPixels,
+            maxDiffRatio: maxDiffRatio,
+            detectAntialiasing: detectAntialiasing,
+            metric: metric,
+            checkerboard: checkerboard,
+            backdrop: backdrop,
+            threads: defaultThreadCount
+        )
+    }
+
+    /// The same on `threads` worker threads (at least 1).
+    package init(
         threshold: Double = 0.1,
         maxDiffPixels: Int = 0,
         maxDiffRatio: Double = 0,
@@ -45,37 +68,37 @@ public struct ImageComparison: Sendable {
     }
 
     /// What a comparison found.
-    public struct Result: Sendable {
-        public let width: Int
-        public let height: Int
+    package struct Result: Sendable {
+        package let width: Int
+        package let height: Int
         /// Pixels over the threshold, not counting anti-aliasing ones.
-        public let differentPixels: Int
+        package let differentPixels: Int
         /// Pixels over the threshold excused as anti-aliasing.
-        public let antialiasedPixels: Int
+        package let antialiasedPixels: Int
         /// Pixels whose bytes differ at all (over, under the threshold or anti-aliased).
-        public let changedPixels: Int
+        package let changedPixels: Int
         /// The largest distance seen, 0...1.
-        public let maxDistance: Double
+        package let maxDistance: Double
         /// Differing pixels allowed by `maxDiffPixels` / `maxDiffRatio`.
-        public let allowedPixels: Int
-        public let metric: ComparisonMetric
-        public let threshold: Double
-        public var passes: Bool { differentPixels <= allowedPixels }
+        package let allowedPixels: Int
+        package let metric: ComparisonMetric
+        package let threshold: Double
+        package var passes: Bool { differentPixels <= allowedPixels }
         /// Per pixel: 0 same, 1 different, 2 anti-aliased difference, 3 outside both pictures
         /// (only in `compareDifferentSizes`'s canvas); empty when identical.
         let classes: [UInt8]
         /// Where the differing pixels are (nil when none differ beyond the threshold).
-        public internal(set) var bounds: DifferenceBounds? = nil
+        package internal(set) var bounds: DifferenceBounds? = nil
 
-        public var differentRatio: Double { Double(differentPixels) / Double(max(1, width * height)) }
+        package var differentRatio: Double { Double(differentPixels) / Double(max(1, width * height)) }
         /// Every pixel's bytes are equal.
-        public var isIdentical: Bool { changedPixels == 0 }
+        package var isIdentical: Bool { changedPixels == 0 }
 
         /// Pixels that differ, but by no more than the threshold.
-        public var pixelsBelowThreshold: Int { changedPixels - differentPixels - antialiasedPixels }
+        package var pixelsBelowThreshold: Int { changedPixels - differentPixels - antialiasedPixels }
 
         /// One line: "identical" only when every pixel is; otherwise how many pixels differ and by how much.
-        public var summary: String {
+        package var summary: String {
             if isIdentical { return "images are identical" }
             let aa = antialiasedPixels > 0 ? "; \(antialiasedPixels) anti-aliased pixels not counted" : ""
             let largest =
@@ -95,18 +118,18 @@ public struct ImageComparison: Sendable {
     }
 
     /// Sizes that do not match.
-    public struct SizeMismatch: Error, CustomStringConvertible {
-        public let expected: (width: Int, height: Int)
-        public let actual: (width: Int, height: Int)
-        public var description: String { "size mismatch: " + sizes }
+    package struct SizeMismatch: Error, CustomStringConvertible {
+        package let expected: (width: Int, height: Int)
+        package let actual: (width: Int, height: Int)
+        package var description: String { "size mismatch: " + sizes }
         /// "expected WxH, actual WxH".
         var sizes: String { "expected \(expected.width)x\(expected.height), actual \(actual.width)x\(actual.height)" }
     }
 
     /// Settings a comparison cannot use: a threshold or share outside 0…1 (NaN included: a NaN
     /// threshold let every pixel pass with one metric), a negative pixel count.
-    public struct InvalidSettings: Error, CustomStringConvertible {
-        public let description: String
+    package struct InvalidSettings: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Throws `InvalidSettings` naming the setting, its value and the values accepted, for a
@@ -125,7 +148,7 @@ public struct ImageComparison: Sendable {
 
     /// Throws `InvalidSettings` for a threshold or `maxDiffRatio` outside 0…1 or a negative
     /// `maxDiffPixels`, `SizeMismatch` for pictures of different sizes.
-    public func compare(expected: Image, actual: Image) throws -> Result {
+    package func compare(expected: Image, actual: Image) throws -> Result {
         try checkSettings()
         guard expected.width == actual.width, expected.height == actual.height else {
             throw SizeMismatch(expected: (expected.width, expected.height), actual: (actual.width, actual.height))
@@ -227,10 +250,10 @@ struct Tally: Sendable, Equatable {
 }
 
 /// The smallest box holding every differing pixel, in pixels, inclusive.
-public struct DifferenceBounds: Sendable, Equatable {
-    public var minX: Int, minY: Int, maxX: Int, maxY: Int
+package struct DifferenceBounds: Sendable, Equatable {
+    package var minX: Int, minY: Int, maxX: Int, maxY: Int
 
-    public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+    package init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
         self.minX = minX
         self.minY = minY
         self.maxX = maxX

@@ -3,7 +3,7 @@ extension ImageComparison {
     /// The diff picture (pixelmatch's): expected as faint grey over white, red where pixels
     /// differ, yellow where the difference is anti-aliasing (and, for pictures of different
     /// sizes, mid grey where neither has pixels: `compareDifferentSizes`).
-    public func diffImage(expected: Image, result: Result) throws -> Image {
+    package func diffImage(expected: Image, result: Result) throws -> Image {
         guard expected.width == result.width, expected.height == result.height else {
             throw SizeMismatch(expected: (expected.width, expected.height), actual: (result.width, result.height))
         }
@@ -46,7 +46,7 @@ extension ImageComparison {
     /// expected | diff | actual, side by side with 4-px grey gaps; one above the other when side
     /// by side would be wider than an image may be (very wide, short pictures). Refused
     /// (`DiffPictureTooLarge`) when neither fits.
-    public func sideBySide(expected: Image, diff: Image, actual: Image) throws -> Image {
+    package func sideBySide(expected: Image, diff: Image, actual: Image) throws -> Image {
         let gap = 4
         let parts = [expected, diff, actual]
         let across = (width: parts.map(\.width).reduce(2 * gap, +), height: parts.map(\.height).max()!)

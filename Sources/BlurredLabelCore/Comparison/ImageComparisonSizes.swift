@@ -2,18 +2,18 @@
 /// for them, and a person still needs to see where they differ.
 extension ImageComparison {
     /// What two pictures of different sizes have in common, and the diff picture of both.
-    public struct SizeMismatchComparison: Sendable {
+    package struct SizeMismatchComparison: Sendable {
         /// The mismatch itself (both sizes).
-        public let mismatch: SizeMismatch
+        package let mismatch: SizeMismatch
         /// The comparison of the part they share: both laid from the top-left corner, the
         /// narrower width by the lower height.
-        public let overlap: Result
+        package let overlap: Result
         /// The diff picture, as large as both: the shared part as `diffImage` shows it, red where
         /// only one of the pictures has pixels, grey where neither has. nil when not asked for.
-        public let diff: Image?
+        package let diff: Image?
 
         /// One line: both sizes, then what differs where they overlap.
-        public var summary: String {
+        package var summary: String {
             "\(mismatch); where they overlap (\(overlap.width)x\(overlap.height)): "
                 + (overlap.isIdentical ? "identical" : overlap.summary)
         }
@@ -24,7 +24,7 @@ extension ImageComparison {
     /// wide as the wider and as tall as the taller: a 1000000×1 and a 1×1000000 picture would need
     /// 10^12 pixels, so a canvas over the image limits is refused (`DiffPictureTooLarge`) before
     /// anything is allocated for it. The comparison itself needs only the shared part.
-    public func compareDifferentSizes(
+    package func compareDifferentSizes(
         expected: Image,
         actual: Image,
         drawing: Bool = true
@@ -72,10 +72,10 @@ extension ImageComparison {
 }
 
 /// A picture about a comparison (a diff, a side-by-side) that would be larger than an image may be.
-public struct DiffPictureTooLarge: Error, CustomStringConvertible {
-    public let what: String
-    public let width: Int, height: Int
-    public var description: String {
+package struct DiffPictureTooLarge: Error, CustomStringConvertible {
+    package let what: String
+    package let width: Int, height: Int
+    package var description: String {
         "\(what) would be \(width)x\(height) pixels, over the limit of \(Image.maximumSide) a side and \(Image.maximumPixels) in all"
     }
 

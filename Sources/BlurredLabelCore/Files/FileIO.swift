@@ -15,19 +15,19 @@ import Glibc
 ///   and written into; it is never replaced.
 ///
 /// Temporary files are registered with `TemporaryFiles`, so an interrupt removes them.
-public enum FileIO {
+package enum FileIO {
     /// The most `read` takes by default: 1.5 GiB, more than a PNG of the largest image the
     /// tool accepts (2^28 pixels) can need, so `/dev/zero` or an endless pipe is refused, not
     /// held in memory until the process dies.
-    public static let defaultReadLimit = 3 << 29
+    package static let defaultReadLimit = 3 << 29
 
     /// The whole of a file, or of standard input for `-`, up to `defaultReadLimit` bytes.
-    public static func read(_ path: String) throws -> [UInt8] {
+    package static func read(_ path: String) throws -> [UInt8] {
         try read(path, limit: defaultReadLimit)
     }
 
     /// The whole of a file, or of standard input for `-`; more than `limit` bytes is an error.
-    public static func read(_ path: String, limit: Int) throws -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws -> [UInt8] {
         if path == "-" { return try readAll(from: STDIN_FILENO, path: "<stdin>", limit: limit) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -51,20 +51,20 @@ public enum FileIO {
     }
 
     /// Writes `bytes` to `path` (see the type's description), or to standard output for `-`.
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    package static func write(_ bytes: [UInt8], to path: String) throws {
         try write(bytes, to: path, followingLinks: true)
     }
 
     /// The same; with `followingLinks: false` (for a caller that must stay inside a folder, as
     /// `batch` does), a symbolic link as the last component is refused rather than followed.
-    public static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool) throws {
+    package static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool) throws {
         try write(to: path, followingLinks: followingLinks) { sink in try sink(bytes) }
     }
 
     /// Writes what `produce` hands its sink, piece by piece, to `path` as `write` does: a regular
     /// file through a temporary file renamed into place only once `produce` has returned (if it
     /// throws, the destination is left as it was), so a large output never has to be held whole.
-    public static func write(
+    package static func write(
         to path: String,
         followingLinks: Bool = true,
         streaming produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
@@ -80,14 +80,14 @@ public enum FileIO {
     }
 
     /// True when `path` itself is a symbolic link.
-    public static func isSymbolicLink(_ path: String) -> Bool {
+    package static func isSymbolicLink(_ path: String) -> Bool {
         var link = stat()
         return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// How many names (hard links) the file at `path` has, following symbolic links; nil when it
     /// cannot be examined.
-    public static func linkCount(_ path: String) -> Int? {
+    package static func linkCount(_ path: String) -> Int? {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_nlink) : nil
     }

@@ -13,7 +13,7 @@ import Glibc
 /// `FileIO` registers every temporary file it creates; `batch`, which lets the files in flight
 /// finish on an interrupt, needs nothing more, and any command that wants to stop at once can
 /// call `removeAll()` from its own handler.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     /// At most this many temporary files are tracked at once; beyond that a file is written
     /// untracked (still removed on every ordinary failure, just not on a signal).
     static let slotCount = 64
@@ -62,7 +62,7 @@ public enum TemporaryFiles {
     }
 
     /// Removes every registered temporary file. Async-signal-safe: atomic loads and `unlink` only.
-    public static func removeAll() {
+    package static func removeAll() {
         let mask = ready.load(ordering: .acquiring)
         guard mask != 0 else { return }
         for slot in 0..<slotCount where mask & (1 << slot) != 0 {
@@ -74,7 +74,7 @@ public enum TemporaryFiles {
     /// status 128 + the signal's number (130, 143). A signal the process was started ignoring
     /// (`nohup`, a background job) stays ignored. For the command-line tool's `main`; a command
     /// that handles these signals itself (batch) installs its own handler for its run.
-    public static func removeOnInterrupt() {
+    package static func removeOnInterrupt() {
         _ = ready.load(ordering: .relaxed)  // the globals exist before any signal comes
         _ = storage
         for signalNumber in [SIGINT, SIGTERM] {

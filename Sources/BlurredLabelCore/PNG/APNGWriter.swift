@@ -3,18 +3,18 @@ import CZlib
 /// Animated PNG (APNG) files: every frame compressed by libpng as an ordinary PNG, then its
 /// image data re-wrapped in the animation chunks (acTL, fcTL, fdAT) that Debian's libpng cannot
 /// write itself. All frames share one size and one colour plan.
-public struct APNGWriter: Sendable {
-    public var encoder: PNGEncoder
+package struct APNGWriter: Sendable {
+    package var encoder: PNGEncoder
     /// How many times to play; 0 loops forever.
-    public var plays: Int
+    package var plays: Int
 
-    public init(encoder: PNGEncoder = PNGEncoder(), plays: Int = 0) {
+    package init(encoder: PNGEncoder = PNGEncoder(), plays: Int = 0) {
         self.encoder = encoder
         self.plays = plays
     }
 
     /// The APNG file for `frames`, each shown for `delay` seconds (at 1/1000 s precision).
-    public func encode(_ frames: [Image], delay: Double) throws -> [UInt8] {
+    package func encode(_ frames: [Image], delay: Double) throws -> [UInt8] {
         guard !frames.isEmpty else { throw PNGError.encodeFailed(reason: "an animation needs at least one frame") }
         var out: [UInt8] = []
         var stream = try APNGStream(writer: self, plan: .smallest(for: frames), frameCount: frames.count, delay: delay)
@@ -57,7 +57,7 @@ public struct APNGWriter: Sendable {
 /// An APNG written frame by frame: each frame is compressed and handed to `sink` as soon as it is
 /// appended, so no more than one frame is held. The colour plan and the frame count are fixed up
 /// front (every frame must fit the plan: build it with `PNGColorPlan.Builder`).
-public struct APNGStream {
+package struct APNGStream {
     private let writer: APNGWriter
     private let plan: PNGColorPlan
     private let frameCount: Int
@@ -67,7 +67,7 @@ public struct APNGStream {
     private var sequence: UInt32 = 0
     private var size: (width: Int, height: Int)? = nil
 
-    public init(
+    package init(
         writer: APNGWriter = APNGWriter(),
         plan: PNGColorPlan,
         frameCount: Int,
@@ -92,7 +92,7 @@ public struct APNGStream {
     }
 
     /// Compresses `frame` and writes it out.
-    public mutating func append(_ frame: Image) throws {
+    package mutating func append(_ frame: Image) throws {
         guard appended < frameCount else {
             throw PNGError.encodeFailed(reason: "more frames than the \(frameCount) declared")
         }
@@ -133,7 +133,7 @@ public struct APNGStream {
     }
 
     /// Ends the file (every declared frame must have been appended).
-    public mutating func finish() throws {
+    package mutating func finish() throws {
         guard appended == frameCount else {
             throw PNGError.encodeFailed(reason: "\(appended) frames appended, \(frameCount) declared")
         }

@@ -1,5 +1,5 @@
 /// The PNG colour type chosen for some pixels: the smallest one that stores them exactly.
-public enum PNGColorPlan: Equatable, Sendable {
+package enum PNGColorPlan: Equatable, Sendable {
     /// Opaque grey, at the smallest bit depth whose levels hold every value.
     case grey(bitDepth: Int)
     /// At most 256 distinct colours; entries are premultiplied RGBA packed as `r | g<<8 | b<<16 | a<<24`.
@@ -82,7 +82,7 @@ public enum PNGColorPlan: Equatable, Sendable {
     }
 
     /// The smallest exact plan for all of `images` together (an animation's frames share one).
-    public static func smallest(for images: [Image]) -> PNGColorPlan {
+    package static func smallest(for images: [Image]) -> PNGColorPlan {
         // First the cheap question most labels answer yes to: opaque grey?
         var survey = GreySurvey()
         for image in images { survey.add(image) }
@@ -119,18 +119,18 @@ extension PNGColorPlan {
     /// The plan of `smallest(for:)` built one image at a time, so frames can be looked at and
     /// dropped (an animation streams them): adding the same images in the same order gives the
     /// same plan.
-    public struct Builder: Sendable {
+    package struct Builder: Sendable {
         private var survey = GreySurvey()
         private var palette = PaletteCounter()
 
-        public init() {}
+        package init() {}
 
-        public mutating func add(_ image: Image) {
+        package mutating func add(_ image: Image) {
             survey.add(image)
             palette.add(image)
         }
 
-        public var plan: PNGColorPlan { PNGColorPlan.decide(survey, palette: palette) }
+        package var plan: PNGColorPlan { PNGColorPlan.decide(survey, palette: palette) }
     }
 }
 

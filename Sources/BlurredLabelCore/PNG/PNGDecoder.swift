@@ -6,12 +6,12 @@ public enum PNGDecoder {
     public static let defaultMaxPixels = 100_000_000
 
     /// What the file itself declared, besides its pixels.
-    public struct Header: Equatable, Sendable {
-        public let colorType: Int
-        public let bitDepth: Int
-        public let interlaced: Bool
+    package struct Header: Equatable, Sendable {
+        package let colorType: Int
+        package let bitDepth: Int
+        package let interlaced: Bool
         /// True for grey and grey+alpha files.
-        public var isGrey: Bool { colorType == 0 || colorType == 4 }
+        package var isGrey: Bool { colorType == 0 || colorType == 4 }
     }
 
     /// Decodes PNG bytes. `source` only names the data in errors.
@@ -24,7 +24,7 @@ public enum PNGDecoder {
     }
 
     /// Decodes PNG bytes and reports the file's own colour type.
-    public static func decodeWithHeader(
+    package static func decodeWithHeader(
         _ data: [UInt8],
         source: String = "<memory>",
         maxPixels: Int = defaultMaxPixels
@@ -98,7 +98,7 @@ public enum PNGDecoder {
     }
 
     /// Reads and decodes a file, reporting its colour type; `-` reads standard input.
-    public static func decodeWithHeader(
+    package static func decodeWithHeader(
         contentsOf path: String,
         maxPixels: Int = defaultMaxPixels
     ) throws -> (image: Image, header: Header) {

@@ -5,14 +5,14 @@ public struct PNGEncoder: Sendable {
     /// zlib level, 0 (store) to 9 (smallest).
     public var compressionLevel: Int
     /// PNG row filters to try; `nil` lets libpng choose.
-    public var filters: RowFilters?
+    package var filters: RowFilters?
     /// zlib's strategy. `.automatic` (the default) sends small images such as labels, Paeth-filtered,
     /// to `SmallPNGWriter`, which compresses them whole with libdeflate (smaller and faster than
     /// zlib's run-length matching, which it replaced), and uses the standard search with libpng's
     /// adaptive row filters for anything larger, where compression matters more than per-file speed.
-    public var strategy: Strategy
+    package var strategy: Strategy
 
-    public enum Strategy: Int32, Sendable {
+    package enum Strategy: Int32, Sendable {
         case automatic = -1
         case standard = 0
         case filtered = 1
@@ -23,23 +23,29 @@ public struct PNGEncoder: Sendable {
     var libpngOnly = false
 
     /// Images up to this many pixels count as small for `.automatic`.
-    public static let smallImagePixels = 65_536
+    package static let smallImagePixels = 65_536
     /// From this many pixels `.automatic` compresses on every core (see `ParallelPNGWriter`).
-    public static let parallelImagePixels = 1 << 20
+    package static let parallelImagePixels = 1 << 20
 
     /// PNG's row filters, as a set.
-    public struct RowFilters: OptionSet, Sendable {
-        public let rawValue: Int32
-        public init(rawValue: Int32) { self.rawValue = rawValue }
-        public static let none = RowFilters(rawValue: 0x08)
-        public static let sub = RowFilters(rawValue: 0x10)
-        public static let up = RowFilters(rawValue: 0x20)
-        public static let average = RowFilters(rawValue: 0x40)
-        public static let paeth = RowFilters(rawValue: 0x80)
-        public static let all: RowFilters = [.none, .sub, .up, .average, .paeth]
+    package struct RowFilters: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+        package static let none = RowFilters(rawValue: 0x08)
+        package static let sub = RowFilters(rawValue: 0x10)
+        package static let up = RowFilters(rawValue: 0x20)
+        package static let average = RowFilters(rawValue: 0x40)
+        package static let paeth = RowFilters(rawValue: 0x80)
+        package static let all: RowFilters = [.none, .sub, .up, .average, .paeth]
     }
 
-    public init(compressionLevel: Int = 6, filters: RowFilters? = nil, strategy: Strategy = .automatic) {
+    /// An encoder at zlib level `compressionLevel` (clamped to 0…9; 6 by default).
+    public init(compressionLevel: Int = 6) {
+        self.init(compressionLevel: compressionLevel, filters: nil, strategy: .automatic)
+    }
+
+    /// The same, with the row filters to try and zlib's strategy chosen (benchmarks, tests).
+    package init(compressionLevel: Int = 6, filters: RowFilters? = nil, strategy: Strategy = .automatic) {
         self.compressionLevel = min(9, max(0, compressionLevel))
         self.filters = filters
         self.strategy = strategy
@@ -53,7 +59,7 @@ public struct PNGEncoder: Sendable {
     /// The PNG file for `image` in a given colour plan, which must hold its pixels exactly
     /// (`PNGColorPlan.smallest(for:)` or `Builder` make such plans); one that does not is
     /// refused, never written with other pixels.
-    public func encode(_ image: Image, plan: PNGColorPlan) throws -> [UInt8] {
+    package func encode(_ image: Image, plan: PNGColorPlan) throws -> [UInt8] {
         guard plan.holds(image) else {
             throw PNGError.encodeFailed(reason: "the colour plan \(plan.name) cannot hold this image's pixels exactly")
         }

@@ -6,11 +6,11 @@
 /// Written in Swift over unsafe pointers; each filter is its own simple loop so the optimiser
 /// vectorises it. `blurlabel-bench png-filter` times it beside the C version it replaced and
 /// checks both give the same bytes.
-@_spi(Benchmarks) public enum PNGRowFilter {
+package enum PNGRowFilter {
     /// Filters rows `rows` of the image at `pixels` (`rowBytes` apart, `bytesPerPixel` per pixel)
     /// into `out`: one filter-type byte then `rowBytes` filtered bytes per row, starting with the
     /// range's first row at `out`.
-    public static func filter(
+    package static func filter(
         pixels: UnsafePointer<UInt8>,
         rowBytes: Int,
         bytesPerPixel: Int,

@@ -44,7 +44,7 @@ public struct Color: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The colour as premultiplied RGBA bytes, rounded to nearest.
-    public var premultiplied: (UInt8, UInt8, UInt8, UInt8) {
+    package var premultiplied: (UInt8, UInt8, UInt8, UInt8) {
         (premultiply(red, alpha), premultiply(green, alpha), premultiply(blue, alpha), alpha)
     }
 

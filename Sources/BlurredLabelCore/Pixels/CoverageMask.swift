@@ -1,13 +1,13 @@
 /// One channel of coverage, 0 (nothing) to 255 (fully covered): rasterized text before it is coloured.
 public struct CoverageMask: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// `width * height` bytes, rows top to bottom. Always that many: they are changed only in place
     /// (`subscript(x:y:)`, `withUnsafeMutableValues(_:)`), so no reader needs to check.
-    public private(set) var values: [UInt8]
+    package private(set) var values: [UInt8]
 
     /// An empty (all zero) mask.
-    public init(width: Int, height: Int) throws {
+    package init(width: Int, height: Int) throws {
         try Image.checkSize(width: width, height: height)
         self.width = width
         self.height = height
@@ -15,7 +15,7 @@ public struct CoverageMask: Equatable, Sendable {
     }
 
     /// A mask over existing coverage bytes.
-    public init(width: Int, height: Int, values: [UInt8]) throws {
+    package init(width: Int, height: Int, values: [UInt8]) throws {
         try Image.checkSize(width: width, height: height)
         guard values.count == width * height else {
             throw ImageError.pixelCountMismatch(expected: width * height, actual: values.count)
@@ -26,20 +26,20 @@ public struct CoverageMask: Equatable, Sendable {
     }
 
     /// Runs `body` with the coverage bytes to change in place; their count cannot change.
-    public mutating func withUnsafeMutableValues<Result>(
+    package mutating func withUnsafeMutableValues<Result>(
         _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
         try values.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 
-    public subscript(x: Int, y: Int) -> UInt8 {
+    package subscript(x: Int, y: Int) -> UInt8 {
         get { values[y * width + x] }
         set { values[y * width + x] = newValue }
     }
 
     /// This mask with `pad` empty pixels added on every side.
     /// A negative or overflowing `pad` is refused as an invalid size.
-    public func padded(by pad: Int) throws -> CoverageMask {
+    package func padded(by pad: Int) throws -> CoverageMask {
         let grow = pad.multipliedReportingOverflow(by: 2)
         guard pad >= 0, !grow.overflow, width <= Int.max - grow.partialValue, height <= Int.max - grow.partialValue
         else {
@@ -56,7 +56,7 @@ public struct CoverageMask: Equatable, Sendable {
 
     /// This mask centered on a larger empty one (each side at least this mask's).
     /// A size smaller than the mask's is refused as an invalid size.
-    public func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
+    package func centered(inWidth newWidth: Int, height newHeight: Int) throws -> CoverageMask {
         if newWidth == width && newHeight == height { return self }
         guard newWidth >= width, newHeight >= height else {
             throw ImageError.invalidSize(width: newWidth, height: newHeight)

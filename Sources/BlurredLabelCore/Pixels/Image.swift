@@ -39,8 +39,8 @@ public struct Image: Equatable, Sendable {
 
     /// The largest side and area an image may have (2^28 pixels is 1 GiB of RGBA); beyond them
     /// memory use is unreasonable.
-    public static let maximumSide = 1 << 20
-    public static let maximumPixels = 1 << 28
+    package static let maximumSide = 1 << 20
+    package static let maximumPixels = 1 << 28
 
     static func checkSize(width: Int, height: Int) throws {
         guard width >= 0, height >= 0, width <= maximumSide, height <= maximumSide,
@@ -49,7 +49,7 @@ public struct Image: Equatable, Sendable {
     }
 
     /// Byte `index` of `pixels`, read or written in place.
-    public subscript(byte index: Int) -> UInt8 {
+    package subscript(byte index: Int) -> UInt8 {
         get { pixels[index] }
         set { pixels[index] = newValue }
     }
@@ -60,7 +60,7 @@ public struct Image: Equatable, Sendable {
     }
 
     /// Runs `body` with the pixels' bytes to change in place; their count cannot change.
-    public mutating func withUnsafeMutablePixels<Result>(
+    package mutating func withUnsafeMutablePixels<Result>(
         _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
         try pixels.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
@@ -73,7 +73,7 @@ public struct Image: Equatable, Sendable {
     }
 
     /// This image composited over an opaque colour.
-    public func flattened(over backdrop: Color) -> Image {
+    package func flattened(over backdrop: Color) -> Image {
         var out = self
         let b = backdrop.premultiplied
         let back = [UInt32(b.0), UInt32(b.1), UInt32(b.2)]
@@ -88,7 +88,7 @@ public struct Image: Equatable, Sendable {
     }
 
     /// True when there are no pixels.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 }
 
 /// Problems with image sizes and buffers.

@@ -8,10 +8,10 @@
 /// becomes the veil itself (its colour at its alpha); a translucent one gains opacity
 /// (`alpha + (1 − alpha)·a`), as a tinted pane over a partly see-through picture would look.
 /// A veil of alpha 0 changes nothing; one of alpha 255 paints over.
-public struct Veil: Equatable, Sendable {
-    public let color: Color
+package struct Veil: Equatable, Sendable {
+    package let color: Color
 
-    public init(_ color: Color) { self.color = color }
+    package init(_ color: Color) { self.color = color }
 
     /// The 256 results for each channel (R, G, B, A, one after the other).
     var table: [UInt8] {
@@ -29,7 +29,7 @@ public struct Veil: Equatable, Sendable {
 
     /// Lays the veil over `image` in place, on up to `threads` threads (nil: every core, asked
     /// for only when the picture is large enough to share). Same bytes for any thread count.
-    public func apply(to image: inout Image, threads: Int? = nil) {
+    package func apply(to image: inout Image, threads: Int? = nil) {
         precondition(
             image.pixels.count == image.width * image.height * 4,
             "Image.pixels must hold width * height * 4 bytes"
@@ -57,7 +57,7 @@ public struct Veil: Equatable, Sendable {
     }
 
     /// `image` under the veil.
-    public func applied(to image: Image, threads: Int? = nil) -> Image {
+    package func applied(to image: Image, threads: Int? = nil) -> Image {
         var out = image
         apply(to: &out, threads: threads)
         return out

@@ -23,11 +23,11 @@ public final class Font: @unchecked Sendable {
     /// The family name the font declares (`DejaVu Sans`), empty when it declares none.
     public let familyName: String
     /// Design units per em.
-    public let unitsPerEm: Int
+    package let unitsPerEm: Int
     /// Ascender and descender (positive down) in design units, from the font's metrics.
-    public let ascender: Int
-    public let descender: Int
-    public let lineGap: Int
+    package let ascender: Int
+    package let descender: Int
+    package let lineGap: Int
 
     let hbFont: OpaquePointer
     /// The file's bytes, which every thread's FreeType face reads: a copy this font owns, or
@@ -203,14 +203,14 @@ public final class Font: @unchecked Sendable {
     }
 
     /// True for a font whose glyphs are colour bitmaps (CBDT/CBLC), drawn from a fixed strike.
-    public let hasColorBitmaps: Bool
+    package let hasColorBitmaps: Bool
     /// True for a font with colour layers (COLR v0 with CPAL palettes).
-    public let hasColorLayers: Bool
+    package let hasColorLayers: Bool
     /// True for a font with colour glyphs of either kind.
     var isColorFont: Bool { hasColorBitmaps || hasColorLayers }
 
     /// The glyph for a code point, or nil when this font lacks it.
-    public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
+    package func glyph(for scalar: Unicode.Scalar) -> UInt32? {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0 ? glyph : nil
     }

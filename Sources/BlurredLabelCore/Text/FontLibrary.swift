@@ -39,7 +39,7 @@ public enum FontLibrary {
     }
 
     /// The file bytes of an embedded font (a copy).
-    public static func embeddedBytes(_ which: Embedded) -> [UInt8] {
+    package static func embeddedBytes(_ which: Embedded) -> [UInt8] {
         Array(embeddedBuffer(which))
     }
 
@@ -57,13 +57,13 @@ public enum FontLibrary {
     public static var defaultFont: Font { embedded(.dejaVuSans) }
 
     /// The built-in fallbacks tried after the primary font, in order.
-    public static let fallbackOrder: [Embedded] = [
+    package static let fallbackOrder: [Embedded] = [
         .dejaVuSans, .notoSansArabic, .notoSansHebrew, .notoSansDevanagari, .notoSansThai,
     ]
 
     /// The built-in fallback chain tried after the primary font, in order (loads every one of them;
     /// text layout uses the lazy `FontChain` instead).
-    public static var fallbackChain: [Font] { fallbackOrder.map(embedded) }
+    package static var fallbackChain: [Font] { fallbackOrder.map(embedded) }
 
     /// The fonts to set text in: the primary font, then the built-in fallbacks, each loaded only
     /// when a character needs it. When the primary font is the embedded default, the built-in

@@ -1,27 +1,27 @@
 /// Text rasterized into a coverage mask whose edges are the ink's edges.
 public struct RenderedText: Sendable {
     /// Coverage of the union of every glyph's real bitmap (empty text: a 0×0 mask).
-    public let mask: CoverageMask
+    package let mask: CoverageMask
     /// Where the mask's top-left sits in layout coordinates (first line box's top-left at 0,0).
-    public let inkOriginX: Int
-    public let inkOriginY: Int
+    package let inkOriginX: Int
+    package let inkOriginY: Int
     /// The line boxes' size, from the font's ascender and descender.
-    public let layoutWidth: Double
-    public let layoutHeight: Double
-    public let lineCount: Int
+    package let layoutWidth: Double
+    package let layoutHeight: Double
+    package let lineCount: Int
     /// Characters that no font in the chain has; they are drawn as the primary font's .notdef.
-    public let missingCharacters: [Unicode.Scalar]
+    package let missingCharacters: [Unicode.Scalar]
     /// Installed fonts offered for some character that could not be opened (skipped), one line each.
-    public let fontWarnings: [String]
+    package let fontWarnings: [String]
     /// The colour glyphs (emoji), premultiplied RGBA of the mask's size and place, drawn over the
     /// mask coloured in the text colour; nil when the text has no colour glyph.
-    public let colorLayer: Image?
+    package let colorLayer: Image?
 }
 
 /// Sets and rasterizes text.
-public enum TextRenderer {
+package enum TextRenderer {
     /// The text's coverage mask in `style`. Throws for invalid sizes or features.
-    public static func render(_ text: String, style: TextStyle) throws -> RenderedText {
+    package static func render(_ text: String, style: TextStyle) throws -> RenderedText {
         let layout = try TextLayout(text: text, style: style)
         let outline = Int((style.outlineWidth * 64).rounded())
         var pieces: [(bitmap: GlyphBitmap, x: Int, y: Int)] = []

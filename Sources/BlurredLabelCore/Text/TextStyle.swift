@@ -34,15 +34,15 @@ public struct TextStyle: Equatable, Sendable {
     public var systemFallback: SystemFontFallback
 
     /// The largest em size accepted.
-    public static let maximumSize = 2000.0
+    package static let maximumSize = 2000.0
     /// The largest line spacing accepted (a multiple of the line height; it must be above 0).
-    public static let maximumLineSpacing = 100.0
+    package static let maximumLineSpacing = 100.0
     /// The largest letter spacing accepted either way, in pixels.
-    public static let maximumLetterSpacing = 1000.0
+    package static let maximumLetterSpacing = 1000.0
     /// The widest outline accepted, in pixels.
-    public static let maximumOutlineWidth = 500.0
+    package static let maximumOutlineWidth = 500.0
     /// The widest wrapping width accepted, in pixels.
-    public static let maximumWrapWidth = 1_000_000.0
+    package static let maximumWrapWidth = 1_000_000.0
 
     public init(
         font: Font = FontLibrary.defaultFont,
@@ -71,7 +71,7 @@ public struct TextStyle: Equatable, Sendable {
     }
 
     /// Checks sizes and spacings; throws `TextError` naming what is wrong.
-    public func validate() throws {
+    package func validate() throws {
         guard size.isFinite, size > 0, size <= Self.maximumSize else { throw TextError.badSize(size) }
         guard lineSpacing.isFinite, lineSpacing > 0, lineSpacing <= Self.maximumLineSpacing else {
             throw TextError.badValue("line spacing", lineSpacing)
@@ -115,7 +115,7 @@ public enum TextError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Decodes UTF-8 bytes, naming the offset of the first byte that is not valid UTF-8.
-public func decodeUTF8(_ bytes: [UInt8]) throws -> String {
+package func decodeUTF8(_ bytes: [UInt8]) throws -> String {
     var i = 0
     while i < bytes.count {
         let lead = bytes[i]
