@@ -86,7 +86,7 @@ enum AnimateCommand {
     struct Request {
         let source: Source
         let steps: Int
-        let maxRadius: Double
+        let maxRadius: BlurRadius
         let duration: Double
         let maxPixels: Int
         let compression: Int

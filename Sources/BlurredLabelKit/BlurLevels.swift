@@ -36,7 +36,7 @@ public actor BlurLevels {
         if case let .text(_, style) = source { return style }
         return LabelStyle()
     }
-    public nonisolated let maxRadius: Double
+    public nonisolated let maxRadius: BlurRadius
     public nonisolated let steps: Int
 
     private var levels: [Image]?
@@ -44,8 +44,7 @@ public actor BlurLevels {
 
     /// Levels for `text` in `style` (whose own radius is ignored), σ up to `maxRadius` (default 20)
     /// in `steps` (default 20) steps.
-    public init(text: String, style: LabelStyle = LabelStyle(), maxRadius: Double = 20, steps: Int = 20) throws {
-        guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
+    public init(text: String, style: LabelStyle = LabelStyle(), maxRadius: BlurRadius = 20, steps: Int = 20) throws {
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         self.source = .text(text, style)
         self.maxRadius = maxRadius
@@ -58,12 +57,11 @@ public actor BlurLevels {
     /// here, before anything is made (`LabelError.tooManyLevelPixels`).
     public init(
         image: Image,
-        maxRadius: Double = 20,
+        maxRadius: BlurRadius = 20,
         steps: Int = 20,
         edges: BlurEdges = .clamp,
         tint: Color? = nil
     ) throws {
-        guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         try Self.checkLevelPixels(width: image.width, height: image.height, steps: steps)
         self.source = .image(image, edges: edges, tint: tint)
@@ -72,7 +70,7 @@ public actor BlurLevels {
     }
 
     /// σ of step `index` (0 is sharp).
-    public nonisolated func radius(ofStep index: Int) -> Double { maxRadius * Double(index) / Double(steps) }
+    public nonisolated func radius(ofStep index: Int) -> BlurRadius { maxRadius.step(index, of: steps) }
 
     /// The step nearest to `amount`.
     public nonisolated func step(for amount: Double) throws -> Int {
@@ -122,7 +120,7 @@ public actor BlurLevels {
     public static func build(
         text: String,
         style: LabelStyle,
-        maxRadius: Double,
+        maxRadius: BlurRadius,
         steps: Int,
         threads: Int = defaultThreadCount
     ) throws -> [Image] {
@@ -135,7 +133,7 @@ public actor BlurLevels {
     /// for any count. Synchronous, as the text form; the same limit.
     public static func build(
         image: Image,
-        maxRadius: Double,
+        maxRadius: BlurRadius,
         steps: Int,
         edges: BlurEdges = .clamp,
         tint: Color? = nil,

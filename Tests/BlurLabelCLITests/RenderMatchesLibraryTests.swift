@@ -19,9 +19,9 @@ struct RenderMatchesLibraryTests {
         try #require(result.status == 0, "\(result.err)")
         var style = LabelStyle()
         style.typography.systemFallback = .off
-        style.radius = radius
+        style.radius = try BlurRadius(sigma: radius)
         let label = BlurredLabel(text: text, style: style)
-        if radius > 0 { try label.blur(radius: radius) }
+        if radius > 0 { try label.blur() }
         #expect(try PNGDecoder.decode(contentsOf: folder + "/cli.png") == label.image)
     }
 }

@@ -9,16 +9,10 @@ import Testing
 struct APIMisuseTests {
     @Test("a radius that is not a blur is refused, not converted", arguments: [Double.nan, .infinity, -1, 1e300])
     func badRadiusIsAnError(radius: Double) throws {
-        var style = LabelStyle()
-        style.radius = radius
-        // (NaN is not equal to itself, so the case is matched by its words.)
-        #expect { try LabelPipeline(style: style).picture(of: "5") } throws: {
-            "\($0)".hasPrefix("radius must be a finite number")
-        }
-        let label = BlurredLabel(text: "5", style: style)
-        #expect(throws: LabelError.self) { try label.image }
-        _ = LabelPipeline.padding(radius: radius)  // a number, not a trap
-        #expect(label.padding >= 0)
+        // The radius is refused where it is made, so no style, blur, region or level set can hold
+        // it. (NaN is not equal to itself, so the case is matched by its words.)
+        #expect { try BlurRadius(sigma: radius) } throws: { "\($0)".hasPrefix("blur radius must be a finite number") }
+        #expect { try GaussianBlur(sigma: radius) } throws: { $0 is BlurError }
     }
 
     @Test func paddingOutsideItsRangeIsAnError() throws {
@@ -30,7 +24,7 @@ struct APIMisuseTests {
         #expect(throws: LabelError.badPadding(Int.max)) { try FitToCanvas.style(style, fitting: "5") }
         let pipeline = LabelPipeline()
         let text = try pipeline.renderText("5")
-        #expect(throws: LabelError.badPadding(-3)) { try pipeline.sharpMask(text, decoy: nil, padding: -3) }
+        #expect(throws: LabelError.badPadding(-3)) { try pipeline.ink(of: text, padding: -3) }
         #expect(throws: ImageError.self) { try text.mask.padded(by: -2) }
         #expect(throws: ImageError.self) { try text.mask.padded(by: Int.max / 2) }
         #expect(throws: ImageError.self) { try text.mask.centered(inWidth: 1, height: 1) }
@@ -88,11 +82,11 @@ struct APIMisuseTests {
         #expect(throws: ImageError.self) { try mask.padded(by: -1) }
         #expect(throws: ImageError.self) { try mask.centered(inWidth: 300, height: 500) }
         #expect(throws: ImageError.self) {
-            try LabelPipeline().composite(try CoverageMask(width: 2, height: 2), width: Int.min, height: 1)
+            try LabelPipeline().composite(.coverage(try CoverageMask(width: 2, height: 2)), canvas: (Int.min, 1))
         }
         let emoji = try LabelPipeline().renderText("😀")
         #expect(throws: LabelError.badPadding(Int.max)) {
-            try LabelPipeline().colorPicture(emoji, padding: Int.max, radius: 1)
+            try LabelPipeline().ink(of: emoji, padding: Int.max)
         }
         #expect(throws: FontError.badFaceIndex(name: "x", index: 1 << 40)) {
             try Font(bytes: FontLibrary.embeddedBytes(.dejaVuSans), index: 1 << 40, name: "x")

@@ -79,7 +79,7 @@ struct BlurredLabelTests {
     @Test("the padded canvas never clips the bleed", arguments: [2.5, 8, 20])
     func bleedIsNotClipped(radius: Double) throws {
         let label = BlurredLabel(text: "56.00 €")
-        try label.blur(radius: radius)
+        try label.blur(radius: BlurRadius(sigma: radius))
         let image = try label.image
         let pad = Int((3 * radius).rounded(.up))
         let sharp = try TextRenderer.render("56.00 €", style: TextStyle())
@@ -142,7 +142,7 @@ struct BlurredLabelTests {
 
     @Test("bad radii are refused", arguments: [Double.nan, -1, .infinity])
     func badRadius(radius: Double) {
-        #expect(throws: LabelError.self) { try BlurredLabel(text: "x").blur(radius: radius) }
+        #expect(throws: BlurError.self) { try BlurredLabel(text: "x").blur(radius: BlurRadius(sigma: radius)) }
     }
 }
 

@@ -22,7 +22,7 @@ struct GoldenTests {
         style.typography.systemFallback = .off
         try configure(&style)
         let label = BlurredLabel(text: text, style: style)
-        if let radius { try label.blur(radius: radius) }
+        if let radius { try label.blur(radius: BlurRadius(sigma: radius)) }
         return try label.image
     }
 

@@ -117,7 +117,9 @@ struct ImageBlurLevelsTests {
         #expect(throws: refused) { try BlurLevels(image: picture, steps: 64) }
         #expect(throws: refused) { try BlurLevels.build(image: picture, maxRadius: 20, steps: 64) }
         #expect(throws: LabelError.badSteps(0)) { try BlurLevels(image: picture, steps: 0) }
-        #expect(throws: LabelError.badRadius(-1)) { try BlurLevels(image: picture, maxRadius: -1) }
+        #expect(throws: BlurError.invalidRadius(-1)) {
+            try BlurLevels(image: picture, maxRadius: BlurRadius(sigma: -1))
+        }
         #expect(throws: LabelError.badLevel(5, steps: 4)) {
             try ImageBlurLevelPlan(image: picture, maxRadius: 2, steps: 4).level(5)
         }
@@ -232,7 +234,7 @@ struct TintedBlurGoldenTests {
         let text = try GoldenTests.label("SALE 19.99 €", radius: nil) {
             $0.color = .white
             $0.background = .transparent
-            $0.text.size = 36
+            $0.typography.size = 36
         }
         // Source-over, premultiplied, the text centred.
         let (dx, dy) = ((width - text.width) / 2, (height - text.height) / 2)

@@ -16,7 +16,7 @@ struct LabelPipelineTests {
 
     @Test("one-shot pictures equal the cached label's", arguments: [0.0, 2.5, 8])
     func pictureEqualsBlurredLabel(radius: Double) throws {
-        let style = LabelStyle(radius: radius)
+        let style = LabelStyle(radius: try BlurRadius(sigma: radius))
         let label = BlurredLabel(text: "56.00 €", style: style)
         if radius > 0 { try label.blur() }
         #expect(try LabelPipeline(style: style).picture(of: "56.00 €").image == label.image)
@@ -67,34 +67,30 @@ struct LabelPipelineTests {
         // blur(radius:) is documented shorthand for setting style.radius, then blur().
         try label.blur(radius: 4)
         #expect(try label.style.radius == 4 && label.image == BlurredLabel.blurred("56", radius: 4))
-        // A refused radius leaves the style alone.
-        #expect(throws: LabelError.badRadius(1001)) { try label.blur(radius: 1001) }
+        // A refused radius never reaches the label: it cannot be made.
+        #expect(throws: BlurError.invalidRadius(1001)) { try label.blur(radius: BlurRadius(sigma: 1001)) }
         #expect(label.style.radius == 4)
     }
 
     @Test func oneRadiusLimitEverywhere() throws {
         #expect(Limits.maximumRadius == 1000)
-        #expect(throws: LabelError.badRadius(1001)) { try BlurLevels(text: "x", maxRadius: 1001) }
-        #expect(LabelError.badRadius(1001).description.contains("0 to 1000"))
+        #expect(throws: BlurError.invalidRadius(1001)) { try BlurLevels(text: "x", maxRadius: BlurRadius(sigma: 1001)) }
+        #expect(BlurError.invalidRadius(1001).description.contains("0 to 1000"))
         #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) {
             try BlurLevels(text: "x", steps: Limits.maximumSteps + 1)
         }
-        #expect(throws: LabelError.badRadius(1001)) {
-            try LabelPipeline(style: LabelStyle(radius: 1001)).picture(of: "x")
-        }
         #expect(try BlurLevels(text: "x", maxRadius: 1000).maxRadius == 1000)
         // The blur itself, redaction regions and text style take their bounds from the same table.
-        #expect(GaussianBlur.maximumSigma == Limits.maximumRadius)
-        #expect(throws: BlurError.invalidSigma(Limits.maximumRadius + 1)) {
+        // One type holds the rule, so one mistake has one error wherever a radius is made.
+        #expect(BlurRadius.maximum == Limits.maximumRadius)
+        #expect(throws: BlurError.invalidRadius(Limits.maximumRadius + 1)) {
             try GaussianBlur(sigma: Limits.maximumRadius + 1)
         }
-        #expect(BlurError.invalidSigma(1001).description.contains("0 to \(Int(Limits.maximumRadius))"))
-        var redaction = Redaction(image: try Image(width: 8, height: 8))
-        redaction.add(.init(x: 0, y: 0, width: 4, height: 4), mode: .blur(radius: Limits.maximumRadius + 1))
-        #expect(throws: RedactionError.badRadius(index: 0, radius: Limits.maximumRadius + 1)) { try redaction.render() }
-        #expect(
-            RedactionError.badRadius(index: 0, radius: 1001).description.contains("0 to \(Int(Limits.maximumRadius))")
-        )
+        #expect(throws: BlurError.invalidRadius(Limits.maximumRadius + 1)) {
+            try BlurRadius(sigma: Limits.maximumRadius + 1)
+        }
+        #expect(try BlurRadius(sigma: Limits.maximumRadius).sigma == Limits.maximumRadius)
+        #expect(try BlurRadius(sigma: 0) == .zero)
         #expect(RedactionError.badBlock(index: 0, block: 0).description.contains("1 to \(Limits.maximumPixelateBlock)"))
         var text = TextStyle()
         text.letterSpacing = Limits.maximumLetterSpacing + 1
@@ -214,7 +210,7 @@ struct LabelPipelineTests {
 
 extension BlurredLabel {
     /// A fresh label's blurred picture.
-    static func blurred(_ text: String, radius: Double) throws -> Image {
+    static func blurred(_ text: String, radius: BlurRadius) throws -> Image {
         let label = BlurredLabel(text: text, style: LabelStyle(radius: radius))
         try label.blur()
         return try label.image

@@ -12,7 +12,7 @@ struct LadderPicturesTests {
     }
 
     static func style(radius: Double, secure: Bool) throws -> LabelStyle {
-        var style = LabelStyle(canvas: try CanvasSize(width: 180, height: 90), radius: radius)
+        var style = LabelStyle(canvas: try CanvasSize(width: 180, height: 90), radius: try BlurRadius(sigma: radius))
         style.typography.systemFallback = .off
         if secure { style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(42)) }
         return style

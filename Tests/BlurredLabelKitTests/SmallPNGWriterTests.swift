@@ -202,7 +202,7 @@ struct SmallPNGWriterTests {
         arguments: [("56.00 €", 32.0), ("0.99 €", 48.0), ("1234.50 €", 48.0), ("7.25 €", 20.0)]
     )
     func blurredPriceTags(text: String, size: Double) throws {
-        let label = BlurredLabel(text: text, style: LabelStyle(text: TextStyle(size: size)))
+        let label = BlurredLabel(text: text, style: LabelStyle(typography: TextStyle(size: size)))
         try label.blur()
         let image = try label.image
         let plan = PNGColorPlan.smallest(for: [image])
@@ -213,7 +213,7 @@ struct SmallPNGWriterTests {
     @Test("the same bytes from every thread and every call: each thread's kept compressor starts afresh")
     func sameBytesOnEveryThread() throws {
         let pictures = try [("56.00 €", 48.0), ("0.99 €", 20.0)].map { text, size in
-            let label = BlurredLabel(text: text, style: LabelStyle(text: TextStyle(size: size)))
+            let label = BlurredLabel(text: text, style: LabelStyle(typography: TextStyle(size: size)))
             try label.blur()
             return try label.image
         }

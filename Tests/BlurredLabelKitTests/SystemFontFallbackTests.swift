@@ -259,7 +259,7 @@ struct FitToCanvasTests {
             var s = style
             s.typography.size = size
             let mask = try LabelPipeline(style: s).renderText("56.00 €").mask
-            let pad = LabelPipeline.padding(radius: s.radius) + s.padding
+            let pad = LabelPipeline.reach(of: s.radius) + s.padding
             return (mask.width + 2 * pad, mask.height + 2 * pad)
         }
         let at = try content(size)

@@ -73,10 +73,11 @@ enum Attack {
         for sigma in sigmas {
             let start = Date()
             // The fixed canvas a shop would use: the widest candidate's padded ink box.
-            let widest = BlurredLabel(text: "88.88 €", style: LabelStyle(radius: sigma))
-            try widest.blur(radius: sigma)
+            let radius = try BlurRadius(sigma: sigma)
+            let widest = BlurredLabel(text: "88.88 €", style: LabelStyle(radius: radius))
+            try widest.blur(radius: radius)
             let size = try widest.image
-            var fixed = LabelStyle(radius: sigma)
+            var fixed = LabelStyle(radius: radius)
             fixed.canvas = try CanvasSize(width: size.width + 8, height: size.height + 4)
             let style = fixed
             let width = style.canvas!.width

@@ -25,7 +25,7 @@ enum LabelPhases {
         let texts = (0..<count).map { _ in
             String(format: "%d.%02d €", Int.random(in: 0...99, using: &random), Int.random(in: 0...99, using: &random))
         }
-        let style = LabelStyle(text: TextStyle(size: size))
+        let style = LabelStyle(typography: TextStyle(size: size))
         let pipeline = LabelPipeline(style: style)
         let padding = pipeline.padding(radius: style.radius)
         var phases: [(String, Double)] = []
@@ -35,16 +35,13 @@ enum LabelPhases {
             phases.append((name, (cpuNow() - t0) / Double(count) * 1e6))
             return result
         }
-        try timed("shape") { for text in texts { _ = try TextLayout(text: text, style: style.text) } }
+        try timed("shape") { for text in texts { _ = try TextLayout(text: text, style: style.typography) } }
         let rendered = try timed("shape + raster") { try texts.map { try pipeline.renderText($0) } }
         phases[1].1 -= phases[0].1
         phases[1].0 = "raster"
         let blurred = try timed("blur") {
             try rendered.map { text in
-                try pipeline.blurred(
-                    try pipeline.maskToBlur(text: { text }, decoy: nil, padding: padding),
-                    radius: style.radius
-                )
+                pipeline.blurred(try pipeline.ink(of: text, padding: padding), radius: style.radius)
             }
         }
         let images = try timed("composite") { try blurred.map { try pipeline.composite($0).image } }

@@ -240,7 +240,7 @@ do {
             ("centre 1280x720 (fill only)", Redaction.Rect(x: 320, y: 180, width: 1280, height: 720), 0),
         ] {
             var redaction = Redaction(image: picture)
-            redaction.add(rect, mode: .secure(radius: sigma))
+            redaction.add(rect, mode: .secure(radius: try BlurRadius(sigma: sigma)))
             var best = Double.infinity
             for _ in 0..<repeats {
                 let t0 = now()

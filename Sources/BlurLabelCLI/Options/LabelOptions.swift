@@ -145,7 +145,7 @@ enum LabelOptions {
     /// A label style from given options (a command line's, a manifest line's or a URL's). With
     /// `--fit` the size is the largest at which `text` fits the canvas, blurred at `fitRadius`
     /// (default: the style's radius; an animation gives its largest).
-    static func style(_ options: GivenOptions, text: String, fitRadius: Double? = nil) throws -> LabelStyle {
+    static func style(_ options: GivenOptions, text: String, fitRadius: BlurRadius? = nil) throws -> LabelStyle {
         let style = try unfittedStyle(options)
         let minimum = try minimumSize.isGiven(in: options) ? minimumSize.value(in: options) : nil
         guard try fit.value(in: options) else {

@@ -36,9 +36,16 @@ extension ValueKind where T == Double {
     }
 }
 
-extension ValueKind where T == Double {
-    /// A blur's sigma in pixels, 0 to `Limits.maximumRadius`.
-    static var sigma: Self { number("SIGMA", 0...Limits.maximumRadius) }
+extension ValueKind where T == BlurRadius {
+    /// A blur's sigma in pixels, 0 to `Limits.maximumRadius`, held as a `BlurRadius`.
+    static var sigma: Self {
+        let number = ValueKind<Double>.number("SIGMA", 0...Limits.maximumRadius)
+        return ValueKind(placeholder: number.placeholder, accepted: number.accepted) { given, name in
+            try BlurRadius(sigma: number.parse(given, name))
+        } show: {
+            number.show($0.sigma)
+        }
+    }
 }
 
 extension ValueKind where T == Int {

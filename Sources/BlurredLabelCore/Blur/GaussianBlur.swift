@@ -8,13 +8,13 @@ public enum BlurEdges: Sendable {
     case clamp
 }
 
-/// A true Gaussian blur. `sigma` is the standard deviation in pixels (`radius` in the CLI and
-/// in `BlurredLabel`, as in Core Image's `CIGaussianBlur`); sigma 0 is an exact copy.
+/// A true Gaussian blur of a ``BlurRadius`` (σ in pixels; `--radius` on the command line and in
+/// `BlurredLabel`, as in Core Image's `CIGaussianBlur`); σ 0 is an exact copy.
 ///
 /// Accuracy: within one 8-bit level of a float64 sampled Gaussian everywhere. Cost: flat in sigma
 /// from `BlurPlan.recursiveFrom` on. Results are identical for any thread count.
 public struct GaussianBlur: Sendable {
-    public let sigma: Double
+    public let radius: BlurRadius
     public let edges: BlurEdges
     /// A veil laid over the blurred image (see `Veil`): `#ffffff4d` is the light frosted look,
     /// `#0000004d` the dark one; nil (the default) for none. Images only: a coverage mask has no
@@ -26,15 +26,19 @@ public struct GaussianBlur: Sendable {
     /// without AVX-512, its instructions emulated).
     var kernelTable: bl_kernels?
 
-    /// The largest sigma accepted: `Limits.maximumRadius`, the one sigma limit of the library,
-    /// the command line and docs/command-line.md (stated here, where the blur is, and named by the table).
-    public static let maximumSigma = 1000.0
+    /// The standard deviation in pixels.
+    public var sigma: Double { radius.sigma }
 
-    public init(sigma: Double, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
-        guard sigma.isFinite, sigma >= 0, sigma <= Self.maximumSigma else { throw BlurError.invalidSigma(sigma) }
-        self.sigma = sigma
+    public init(radius: BlurRadius, edges: BlurEdges = .clamp, tint: Color? = nil) {
+        self.radius = radius
         self.edges = edges
         self.tint = tint
+    }
+
+    /// A blur of σ `sigma`, which must be a valid ``BlurRadius`` (``BlurError/invalidRadius(_:)``
+    /// otherwise).
+    public init(sigma: Double, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
+        self.init(radius: try BlurRadius(sigma: sigma), edges: edges, tint: tint)
     }
 
     /// The same blur run by the given CPU variant of its kernels (which this CPU must support:
@@ -190,19 +194,6 @@ public struct GaussianBlur: Sendable {
                 )
             }
             sections.free()
-        }
-    }
-}
-
-/// A blur that cannot be made.
-public enum BlurError: Error, Equatable, CustomStringConvertible {
-    case invalidSigma(Double)
-
-    public var description: String {
-        switch self {
-        case let .invalidSigma(sigma):
-            return
-                "invalid blur radius \(sigma): it must be a finite number from 0 to \(Int(GaussianBlur.maximumSigma))"
         }
     }
 }

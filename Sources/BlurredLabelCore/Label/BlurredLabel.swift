@@ -48,32 +48,33 @@ public final class BlurredLabel {
     }
     public private(set) var work = WorkCounts()
 
+    // The pipeline's steps, each kept until what it depends on changes.
+    /// Step 1 for the sharp view: the text set and rasterized.
     private var rendered: RenderedText?
+    /// Step 1 in secure mode: the decoy (what the blurred view shows).
     private var renderedDecoy: RenderedText?
-    private var blurredMask: CoverageMask?
-    private var sharpImage: Image?
-    private var blurredImage: Image?
-    private var clippedSharp = false, clippedBlurred = false
+    /// Step 3: the blurred ink.
+    private var blurredInk: LabelInk?
+    /// Step 4 of each view, and whether a fixed canvas clipped it.
+    private var sharpImage: (image: Image, clipped: Bool)?
+    private var blurredImage: (image: Image, clipped: Bool)?
 
     public init(text: String = "", style: LabelStyle = LabelStyle()) {
         self.text = text
         self.style = style
     }
 
-    /// Blurs the label with a Gaussian of standard deviation `style.radius` px and keeps the
-    /// result; calling it again with nothing changed does no work.
+    /// Blurs the label with a Gaussian of `style.radius` and keeps the result; calling it again
+    /// with nothing changed does no work.
     public func blur() throws {
-        guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
         isBlurred = true
         _ = try currentImage()
     }
 
     /// Sets `style.radius` to `radius`, then blurs: shorthand for `style.radius = radius;
     /// blur()`. The radius is part of the style, so the label keeps it (and `image` shows it)
-    /// until the style changes again. A radius outside 0…`Limits.maximumRadius` throws and
-    /// leaves the style as it was.
-    public func blur(radius: Double) throws {
-        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
+    /// until the style changes again.
+    public func blur(radius: BlurRadius) throws {
         if style.radius != radius { style.radius = radius }
         try blur()
     }
@@ -85,15 +86,12 @@ public final class BlurredLabel {
 
     /// What the label shows now: the blurred overlay or the sharp text, on its canvas.
     public var image: Image {
-        get throws { try currentImage() }
+        get throws { try currentImage().image }
     }
 
     /// True when the fixed canvas is too small for the (blurred) content, which is then clipped.
     public var isClipped: Bool {
-        get throws {
-            _ = try currentImage()
-            return isBlurred ? clippedBlurred : clippedSharp
-        }
+        get throws { try currentImage().clipped }
     }
 
     /// Characters that no font could draw (shown as .notdef boxes).
@@ -104,13 +102,13 @@ public final class BlurredLabel {
     /// The padding on each side of the ink: the blur's reach, `ceil(3σ)`, and the style's own padding.
     public var padding: Int { pipeline.padding(radius: style.radius) }
 
-    /// The pipeline that makes this label's pictures; the label caches its stages.
+    /// The pipeline that makes this label's pictures; the label caches its steps.
     public var pipeline: LabelPipeline { LabelPipeline(style: style) }
 
     // MARK: - caches
 
     private func dropBlurred() {
-        blurredMask = nil
+        blurredInk = nil
         blurredImage = nil
     }
     private func dropImages() {
@@ -136,56 +134,39 @@ public final class BlurredLabel {
         return made
     }
 
-    private func currentImage() throws -> Image {
-        // As `LabelPipeline.picture(of:)` checks them: a style set after `blur()` is checked here.
+    private func currentImage() throws -> (image: Image, clipped: Bool) {
+        // As `LabelPipeline.picture(of:)` checks it: a style set after `blur()` is checked here.
         try style.checkPadding()
-        guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
-        let pipeline = self.pipeline
-        if isBlurred {
-            if let blurredImage { return blurredImage }
-            // Colour glyphs (emoji) in what is blurred: the premultiplied RGBA path.
-            let decoy = try decoyText()
-            if let source = decoy == nil ? try sharpText() : decoy, source.colorLayer != nil {
-                let (image, clipped) = try pipeline.colorPicture(source, padding: padding, radius: style.radius)
-                work.blurs += 1
-                work.composites += 1
-                blurredImage = image
-                clippedBlurred = clipped
-                return image
-            }
-            if blurredMask == nil {
-                let mask = try pipeline.maskToBlur(text: sharpText, decoy: try decoyText(), padding: padding)
-                blurredMask = try pipeline.blurred(mask, radius: style.radius)
-                work.blurs += 1
-            }
-            let (image, clipped) = try composite(blurredMask!)
-            blurredImage = image
-            clippedBlurred = clipped
-            return image
-        }
-        if let sharpImage { return sharpImage }
-        if try sharpText().colorLayer != nil {
-            let (image, clipped) = try pipeline.colorPicture(
-                try sharpText(),
-                atLeast: try decoyText(),
-                padding: padding,
-                radius: 0
-            )
-            work.composites += 1
-            sharpImage = image
-            clippedSharp = clipped
-            return image
-        }
-        let (image, clipped) = try composite(
-            try pipeline.sharpMask(try sharpText(), decoy: try decoyText(), padding: padding)
-        )
-        sharpImage = image
-        clippedSharp = clipped
-        return image
+        return isBlurred ? try blurredPicture() : try sharpPicture()
     }
 
-    private func composite(_ mask: CoverageMask) throws -> (Image, Bool) {
+    /// `LabelPipeline.picture(of:)`'s steps, each kept: source (the decoy in secure mode, else
+    /// the text) → ink → blurred → composite.
+    private func blurredPicture() throws -> (image: Image, clipped: Bool) {
+        if let blurredImage { return blurredImage }
+        let pipeline = self.pipeline
+        if blurredInk == nil {
+            try LabelPipeline.checkLength(text)
+            let source = try decoyText() ?? sharpText()
+            blurredInk = pipeline.blurred(try pipeline.ink(of: source, padding: padding), radius: style.radius)
+            work.blurs += 1
+        }
+        guard let blurredInk else { preconditionFailure("blurred ink made above") }
+        let made = try pipeline.composite(blurredInk)
         work.composites += 1
-        return try pipeline.composite(mask)
+        blurredImage = made
+        return made
+    }
+
+    /// The sharp text's ink, on a canvas at least the decoy's in secure mode (so both views share
+    /// one canvas), composited.
+    private func sharpPicture() throws -> (image: Image, clipped: Bool) {
+        if let sharpImage { return sharpImage }
+        let pipeline = self.pipeline
+        let ink = try pipeline.ink(of: try sharpText(), atLeast: try decoyText(), padding: padding)
+        let made = try pipeline.composite(ink)
+        work.composites += 1
+        sharpImage = made
+        return made
     }
 }

@@ -80,37 +80,3 @@ enum ColorLabelComposer {
         return (out, clipped)
     }
 }
-
-extension LabelPipeline {
-    /// The picture of `text`, which has colour glyphs: its ink (text colour under the colour layer)
-    /// padded by `padding`, centered on a canvas at least as large as `atLeast` padded (secure
-    /// mode's decoy, as `sharpMask` does), blurred at `radius` (0: sharp) and composited on the
-    /// style's background and canvas.
-    /// `canvas` overrides the style's (animation levels share the largest radius's canvas).
-    public func colorPicture(
-        _ text: RenderedText,
-        atLeast other: RenderedText? = nil,
-        padding: Int,
-        radius: Double,
-        canvas: (width: Int, height: Int)? = nil,
-        threads: Int? = nil
-    ) throws -> (image: Image, clipped: Bool) {
-        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
-        try Self.checkMaskPadding(padding)
-        var ink = try ColorLabelComposer.ink(text, color: style.color)
-        ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)
-        if let other {
-            ink = try ColorLabelComposer.centered(
-                ink,
-                width: max(ink.width, other.mask.width + 2 * padding),
-                height: max(ink.height, other.mask.height + 2 * padding)
-            )
-        }
-        if radius > 0 { ink = try GaussianBlur(sigma: radius, edges: .transparent).apply(to: ink, threads: threads) }
-        let fixed = canvas ?? style.canvas.map { ($0.width, $0.height) }
-        let width = fixed?.0 ?? max(1, ink.width)
-        let height = fixed?.1 ?? max(1, ink.height)
-        let placed = try ColorLabelComposer.place(ink, background: style.background, width: width, height: height)
-        return (placed.image, fixed != nil && placed.clipped)
-    }
-}

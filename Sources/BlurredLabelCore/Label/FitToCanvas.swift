@@ -20,7 +20,7 @@ public enum FitToCanvas {
     public static func style(
         _ style: LabelStyle,
         fitting text: String,
-        radius: Double? = nil,
+        radius: BlurRadius? = nil,
         minimumSize: Double = defaultMinimumSize,
         maximumSize: Double = Limits.maximumFontSize
     ) throws -> LabelStyle {
@@ -31,9 +31,8 @@ public enum FitToCanvas {
             throw LabelError.badFitRange(minimum: minimumSize, maximum: maximumSize)
         }
         let radius = radius ?? style.radius
-        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
         try style.checkPadding()
-        let pad = LabelPipeline.padding(radius: radius) + style.padding
+        let pad = LabelPipeline.reach(of: radius) + style.padding
         // Quarter pixels, so the search runs over integers.
         var low = Int((minimumSize / step).rounded(.up))
         var high = Int((maximumSize / step).rounded(.down))

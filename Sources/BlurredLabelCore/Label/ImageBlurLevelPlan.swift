@@ -12,7 +12,7 @@
 /// transparent ones, where one level is the bound. So levels run side by side instead.
 public struct ImageBlurLevelPlan: Sendable {
     public let image: Image
-    public let maxRadius: Double
+    public let maxRadius: BlurRadius
     public let steps: Int
     /// What lies beyond the picture's border: `.clamp` (the default) repeats it, as a view's
     /// snapshot does not fade at its edge; `.transparent` lets the blur fade out there.
@@ -23,8 +23,7 @@ public struct ImageBlurLevelPlan: Sendable {
     public var width: Int { image.width }
     public var height: Int { image.height }
 
-    public init(image: Image, maxRadius: Double, steps: Int, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
-        guard Limits.isValidRadius(maxRadius) else { throw LabelError.badRadius(maxRadius) }
+    public init(image: Image, maxRadius: BlurRadius, steps: Int, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         self.image = image
         self.maxRadius = maxRadius
@@ -34,13 +33,13 @@ public struct ImageBlurLevelPlan: Sendable {
     }
 
     /// σ of step `index`.
-    public func radius(ofStep index: Int) -> Double { maxRadius * Double(index) / Double(steps) }
+    public func radius(ofStep index: Int) -> BlurRadius { maxRadius.step(index, of: steps) }
 
     /// Level `index` (0 is the picture; 1…steps are blurred), its blur on up to `threads` threads.
     public func level(_ index: Int, threads: Int? = nil) throws -> Image {
         guard index >= 0, index <= steps else { throw LabelError.badLevel(index, steps: steps) }
         if index == 0 { return image }
-        return try GaussianBlur(sigma: radius(ofStep: index), edges: edges, tint: tint).apply(
+        return GaussianBlur(radius: radius(ofStep: index), edges: edges, tint: tint).apply(
             to: image,
             threads: threads
         )

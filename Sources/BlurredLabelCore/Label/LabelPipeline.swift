@@ -1,8 +1,15 @@
-/// The one place a label is made: (text, style) → decoy (secure mode) → padded mask → blur →
-/// composite → image. A value holding only the style; every stage is a function of its inputs,
-/// so calls share nothing but immutable data (fonts' bytes, tables) and any thread may run any
-/// stage. `BlurredLabel` caches its stages, `BlurLevels` runs it at many radii, and the command
-/// line's `render`, `animate` and `batch` call it.
+/// The one place a label is made, in four named steps:
+///
+/// 1. ``source(of:)``: what the picture shows, set and rasterized: the text, or in secure mode a
+///    decoy of the declared format (the text is then never laid out);
+/// 2. ``ink(of:atLeast:padding:)``: that rendering on a canvas padded by the blur's reach;
+/// 3. ``blurred(_:radius:threads:)``: the ink blurred with a Gaussian;
+/// 4. ``composite(_:canvas:)``: the ink coloured and centered on the background.
+///
+/// A value holding only the style; every step is a function of its inputs, so calls share
+/// nothing but immutable data (fonts' bytes, tables) and any thread may run any step.
+/// ``picture(of:)`` runs the four; `BlurredLabel` caches each step's result, `BlurLevels` runs the
+/// last two at many radii, and the command line's `render`, `animate` and `batch` call it.
 public struct LabelPipeline: Sendable {
     public let style: LabelStyle
 
@@ -42,73 +49,103 @@ public struct LabelPipeline: Sendable {
 
     // MARK: - masks
 
-    /// The padding on each side of the ink for a blur of `radius`: the blur's reach, `ceil(3σ)`.
-    /// A radius outside 0…`Limits.maximumRadius` (NaN, negative, huge) is taken at the nearest
-    /// bound here; the blur itself refuses it (`LabelError.badRadius`).
-    public static func padding(radius: Double) -> Int {
-        let sigma = radius.isNaN ? 0 : min(max(radius, 0), Limits.maximumRadius)
-        return Int((3 * sigma).rounded(.up))
+    /// The blur's reach on each side of the ink for a blur of `radius`: `ceil(3σ)`.
+    public static func reach(of radius: BlurRadius) -> Int {
+        Int((3 * radius.sigma).rounded(.up))
     }
 
     /// The padding on each side of the ink for a blur of `radius` in this style: the blur's reach
     /// and the style's own `padding` beyond it (taken within 0…`LabelStyle.maximumPadding`; the
     /// picture refuses one outside, `LabelError.badPadding`).
-    public func padding(radius: Double) -> Int {
-        Self.padding(radius: radius) + min(max(style.padding, 0), LabelStyle.maximumPadding)
+    public func padding(radius: BlurRadius) -> Int {
+        Self.reach(of: radius) + min(max(style.padding, 0), LabelStyle.maximumPadding)
     }
 
     /// Refuses a mask padding no style can ask for: below 0, or beyond the largest blur's reach
     /// plus `LabelStyle.maximumPadding`.
     static func checkMaskPadding(_ padding: Int) throws {
-        guard padding >= 0, padding <= Self.padding(radius: Limits.maximumRadius) + LabelStyle.maximumPadding else {
+        guard padding >= 0,
+            padding <= Self.reach(of: BlurRadius(checked: Limits.maximumRadius)) + LabelStyle.maximumPadding
+        else {
             throw LabelError.badPadding(padding)
         }
     }
 
-    /// The sharp text's mask with `padding` empty pixels on every side. In secure mode the canvas
-    /// is at least the decoy's, with the sharp text centered in it.
-    public func sharpMask(_ text: RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
+    // MARK: - the four steps
+
+    /// Step 1: what the label's picture shows, set and rasterized: the decoy in secure mode (the
+    /// text is then never rendered), else the text. Refuses text over `Limits.maximumTextScalars`
+    /// in either mode, so a line is refused or taken alike.
+    public func source(of text: String) throws -> LabelSource {
+        try Self.checkLength(text)
+        if let decoy = try renderDecoy(for: text) { return .decoy(decoy) }
+        return .text(try renderText(text))
+    }
+
+    /// Step 2: `text`'s ink with `padding` empty pixels on every side, centered on a canvas at
+    /// least as large as `other` padded alike (the sharp text over secure mode's decoy, so both
+    /// views share one canvas). A coverage mask, or premultiplied RGBA when the text has colour
+    /// glyphs (emoji).
+    public func ink(of text: RenderedText, atLeast other: RenderedText? = nil, padding: Int) throws -> LabelInk {
         try Self.checkMaskPadding(padding)
+        let atLeast = other.map { ($0.mask.width + 2 * padding, $0.mask.height + 2 * padding) } ?? (0, 0)
+        if text.colorLayer != nil {
+            var ink = try ColorLabelComposer.ink(text, color: style.color)
+            ink = try ColorLabelComposer.centered(ink, width: ink.width + 2 * padding, height: ink.height + 2 * padding)
+            if other != nil {
+                ink = try ColorLabelComposer.centered(
+                    ink,
+                    width: max(ink.width, atLeast.0),
+                    height: max(ink.height, atLeast.1)
+                )
+            }
+            return .color(ink)
+        }
         let mask = try text.mask.padded(by: padding)
-        guard let decoy = try decoy?.mask.padded(by: padding) else { return mask }
-        return try mask.centered(inWidth: max(decoy.width, mask.width), height: max(decoy.height, mask.height))
+        guard other != nil else { return .coverage(mask) }
+        return .coverage(try mask.centered(inWidth: max(atLeast.0, mask.width), height: max(atLeast.1, mask.height)))
     }
 
-    /// What gets blurred: the text, or in secure mode the decoy alone (so neither the pixels nor
-    /// the canvas size depend on the text). `text` is only called outside secure mode.
-    public func maskToBlur(text: () throws -> RenderedText, decoy: RenderedText?, padding: Int) throws -> CoverageMask {
-        try Self.checkMaskPadding(padding)
-        if let decoy { return try decoy.mask.padded(by: padding) }
-        return try sharpMask(try text(), decoy: nil, padding: padding)
+    /// Step 3: `ink` blurred with a Gaussian of `radius` (transparent edges), on up to `threads`
+    /// threads (nil: every core, when the ink is large enough to share).
+    public func blurred(_ ink: LabelInk, radius: BlurRadius, threads: Int? = nil) -> LabelInk {
+        let blur = GaussianBlur(radius: radius, edges: .transparent)
+        switch ink {
+        case let .coverage(mask): return .coverage(blur.apply(to: mask, threads: threads))
+        case let .color(image): return .color(blur.apply(to: image, threads: threads))
+        }
     }
 
-    // MARK: - blur and composite
-
-    /// `mask` blurred with a Gaussian of standard deviation `radius` px (transparent edges), on up
-    /// to `threads` threads (nil: every core, when the mask is large enough to share).
-    public func blurred(_ mask: CoverageMask, radius: Double, threads: Int? = nil) throws -> CoverageMask {
-        guard Limits.isValidRadius(radius) else { throw LabelError.badRadius(radius) }
-        return try GaussianBlur(sigma: radius, edges: .transparent).apply(to: mask, threads: threads)
-    }
-
-    /// `mask` coloured and centered on the style's canvas (or on a canvas its own size), and
-    /// whether a fixed canvas clipped some of it.
-    public func composite(_ mask: CoverageMask) throws -> (image: Image, clipped: Bool) {
-        try Composite.centered(mask, style: style)
-    }
-
-    /// `mask` coloured and centered on a `width`×`height` canvas (what falls outside is clipped).
-    public func composite(_ mask: CoverageMask, width: Int, height: Int) throws -> Image {
-        try Image.checkSize(width: width, height: height)  // before the centering arithmetic
-        return try Composite.place(
-            mask,
-            color: style.color,
-            background: style.background,
-            width: width,
-            height: height,
-            left: (width - mask.width) / 2,
-            top: (height - mask.height) / 2
-        )
+    /// Step 4: `ink` coloured and centered on the style's background and canvas (or on a canvas
+    /// its own size), and whether a fixed canvas clipped some of it. `canvas` overrides the
+    /// style's (blur levels share the largest radius's canvas); clipping is then not checked.
+    public func composite(
+        _ ink: LabelInk,
+        canvas: (width: Int, height: Int)? = nil
+    ) throws -> (
+        image: Image, clipped: Bool
+    ) {
+        switch ink {
+        case let .coverage(mask):
+            guard let canvas else { return try Composite.centered(mask, style: style) }
+            try Image.checkSize(width: canvas.width, height: canvas.height)  // before the centering arithmetic
+            let image = try Composite.place(
+                mask,
+                color: style.color,
+                background: style.background,
+                width: canvas.width,
+                height: canvas.height,
+                left: (canvas.width - mask.width) / 2,
+                top: (canvas.height - mask.height) / 2
+            )
+            return (image, false)
+        case let .color(ink):
+            let fixed = canvas ?? style.canvas.map { ($0.width, $0.height) }
+            let width = fixed?.0 ?? max(1, ink.width)
+            let height = fixed?.1 ?? max(1, ink.height)
+            let placed = try ColorLabelComposer.place(ink, background: style.background, width: width, height: height)
+            return (placed.image, canvas == nil && fixed != nil && placed.clipped)
+        }
     }
 
     // MARK: - the whole label
@@ -126,31 +163,20 @@ public struct LabelPipeline: Sendable {
         public let fontWarnings: [String]
     }
 
-    /// The label's picture at the style's radius: blurred when the radius is above 0 or in secure
-    /// mode (where even σ 0 shows the decoy, never the text), sharp otherwise.
+    /// The label's picture at the style's radius, the four steps in a row: blurred when the
+    /// radius is above 0 or in secure mode (where even σ 0 shows the decoy, never the text), sharp
+    /// otherwise.
     public func picture(of text: String) throws -> Picture {
         try style.checkPadding()
-        guard Limits.isValidRadius(style.radius) else { throw LabelError.badRadius(style.radius) }
-        // The text itself is checked in secure mode too, though only the decoy is laid out, so a
-        // line is refused or taken alike in either mode.
-        try Self.checkLength(text)
-        let pad = padding(radius: style.radius)
-        // What is blurred: the decoy in secure mode (the text is then never rendered), else the text
-        // (σ 0 blurs nothing: the sharp text).
-        let decoy = try renderDecoy(for: text)
-        let real = decoy == nil ? try renderText(text) : nil
-        let source = decoy ?? real!
-        let (image, clipped) =
-            source.colorLayer != nil
-            ? try colorPicture(source, padding: pad, radius: style.radius)
-            : try composite(
-                try blurred(try maskToBlur(text: { source }, decoy: decoy, padding: pad), radius: style.radius)
-            )
+        let source = try source(of: text)
+        let ink = try ink(of: source.rendered, padding: padding(radius: style.radius))
+        let blurred = blurred(ink, radius: style.radius)
+        let (image, clipped) = try composite(blurred)
         return Picture(
             image: image,
             clipped: clipped,
-            missingCharacters: real?.missingCharacters ?? [],
-            fontWarnings: real?.fontWarnings ?? []
+            missingCharacters: source.text?.missingCharacters ?? [],
+            fontWarnings: source.text?.fontWarnings ?? []
         )
     }
 

@@ -9,8 +9,8 @@ public struct LabelStyle: Equatable, Sendable {
     public var background: Color
     /// A fixed canvas size, or nil for the padded ink box.
     public var canvas: CanvasSize?
-    /// The blur's sigma in pixels used when the label is blurred (2.5 by default).
-    public var radius: Double
+    /// The blur used when the label is blurred: σ 2.5 px by default.
+    public var radius: BlurRadius
     /// Secure mode: when blurred, the label shows a decoy of this format instead of its text, so
     /// the picture carries no information about the text. nil for a plain (cosmetic) blur.
     public var secure: SecureOptions?
@@ -26,7 +26,7 @@ public struct LabelStyle: Equatable, Sendable {
         color: Color = .black,
         background: Color = .white,
         canvas: CanvasSize? = nil,
-        radius: Double = 2.5,
+        radius: BlurRadius = 2.5,
         secure: SecureOptions? = nil,
         padding: Int = 0
     ) {
@@ -55,7 +55,7 @@ extension LabelStyle {
         color: Color = .black,
         background: Color = .white,
         canvas: CanvasSize? = nil,
-        radius: Double = 2.5,
+        radius: BlurRadius = 2.5,
         secure: SecureOptions? = nil,
         padding: Int = 0
     ) {
@@ -112,7 +112,6 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
     case badCanvas(width: Int, height: Int)
     case badAmount(Double)
     case badSteps(Int)
-    case badRadius(Double)
     case textTooLong(limit: Int)
     case tooManyMarks(limit: Int)
     case tooManyLevelPixels(levels: Int, width: Int, height: Int, limit: Int)
@@ -128,7 +127,6 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
             return "canvas must be from 1x1 to \(CanvasSize.maximumSide)x\(CanvasSize.maximumSide), got \(w)x\(h)"
         case let .badAmount(a): return "blur amount must be from 0 to 1, got \(a)"
         case let .badSteps(n): return "steps must be from 1 to \(Limits.maximumSteps), got \(n)"
-        case let .badRadius(r): return "radius must be a finite number from 0 to \(Int(Limits.maximumRadius)), got \(r)"
         case let .textTooLong(limit): return "text is longer than \(limit) characters"
         case let .tooManyMarks(limit): return "text has more than \(limit) combining marks in a row (on one character)"
         case let .tooManyLevelPixels(levels, w, h, limit):

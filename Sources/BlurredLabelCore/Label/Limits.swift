@@ -2,8 +2,8 @@
 /// what docs/command-line.md lists. Each bound is stated once here (or named here when another type owns it).
 public enum Limits {
     /// The blur's sigma for labels, blur levels, animations, image blurs and redactions, in pixels
-    /// (`GaussianBlur` checks it).
-    public static let maximumRadius = GaussianBlur.maximumSigma
+    /// (`BlurRadius` checks it).
+    public static let maximumRadius = BlurRadius.maximum
     /// The em size in pixels, from `minimumFontSize` (as `--size`, `--min-size` and a manifest's).
     public static let maximumFontSize = TextStyle.maximumSize
     public static let minimumFontSize = 0.01
@@ -45,9 +45,4 @@ public enum Limits {
     /// Frame pixels an animation may encode in all (frames × canvas pixels): it streams one frame at
     /// a time, but this bounds the work and the file.
     public static let maximumAnimationPixels = 1 << 32
-
-    /// True when `radius` is a sigma the library accepts.
-    public static func isValidRadius(_ radius: Double) -> Bool {
-        radius.isFinite && radius >= 0 && radius <= maximumRadius
-    }
 }

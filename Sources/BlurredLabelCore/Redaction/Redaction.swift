@@ -14,13 +14,13 @@ public struct Redaction: Sendable {
     /// How a region is obscured.
     public enum Mode: Equatable, Sendable {
         /// Gaussian blur (σ in pixels) of what lies under and around the region. Cosmetic.
-        case blur(radius: Double)
+        case blur(radius: BlurRadius)
         /// Blocks of `block` pixels, aligned to the region, each its average. Cosmetic.
         case pixelate(block: Int)
         /// A solid colour over the region.
         case fill(Color)
         /// A blur-like picture made only from pixels outside the secure regions.
-        case secure(radius: Double)
+        case secure(radius: BlurRadius)
 
         /// True for the modes whose output still carries information about what they cover.
         public var isCosmetic: Bool {
@@ -132,7 +132,7 @@ public struct Redaction: Sendable {
         for (rect, mode, tint) in clipped {
             switch mode {
             case let .blur(radius), let .secure(radius):
-                try RegionBlur.blur(&out, rect: rect, sigma: radius, tint: tint)
+                try RegionBlur.blur(&out, rect: rect, radius: radius, tint: tint)
             case let .pixelate(block):
                 RegionPixelate.pixelate(&out, rect: rect, block: block)
             case let .fill(color):
@@ -144,13 +144,11 @@ public struct Redaction: Sendable {
 
     private static func validate(_ mode: Mode, index: Int) throws {
         switch mode {
-        case let .blur(radius), let .secure(radius):
-            guard Limits.isValidRadius(radius) else { throw RedactionError.badRadius(index: index, radius: radius) }
         case let .pixelate(block):
             guard block >= 1, block <= Limits.maximumPixelateBlock else {
                 throw RedactionError.badBlock(index: index, block: block)
             }
-        case .fill:
+        case .fill, .blur, .secure:
             break
         }
     }
@@ -160,7 +158,6 @@ public struct Redaction: Sendable {
 public enum RedactionError: Error, Equatable, CustomStringConvertible {
     case emptyRegion(index: Int, rect: Redaction.Rect)
     case outsideImage(index: Int, rect: Redaction.Rect, width: Int, height: Int)
-    case badRadius(index: Int, radius: Double)
     case badBlock(index: Int, block: Int)
 
     public var description: String {
@@ -168,8 +165,6 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
         case let .emptyRegion(index, rect): return "region \(index + 1) (\(rect)) has no area"
         case let .outsideImage(index, rect, w, h):
             return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
-        case let .badRadius(index, radius):
-            return "region \(index + 1): radius must be from 0 to \(Int(Limits.maximumRadius)), got \(radius)"
         case let .badBlock(index, block):
             return "region \(index + 1): block size must be from 1 to \(Limits.maximumPixelateBlock), got \(block)"
         }

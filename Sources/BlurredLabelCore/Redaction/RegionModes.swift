@@ -2,8 +2,8 @@
 /// image border) go through the Gaussian, and the region's part is written back, so its edge
 /// blends with its surroundings as a live blur view does; a tint veils what is written back.
 enum RegionBlur {
-    static func blur(_ image: inout Image, rect: Redaction.Rect, sigma: Double, tint: Color? = nil) throws {
-        let margin = Int((3 * sigma).rounded(.up))
+    static func blur(_ image: inout Image, rect: Redaction.Rect, radius: BlurRadius, tint: Color? = nil) throws {
+        let margin = LabelPipeline.reach(of: radius)
         let area = Redaction.Rect(
             x: rect.x - margin,
             y: rect.y - margin,
@@ -12,7 +12,7 @@ enum RegionBlur {
         )
         .clipped(toWidth: image.width, height: image.height)!
         let crop = try image.cropped(to: area)
-        let blurred = try GaussianBlur(sigma: sigma, edges: .clamp, tint: tint).apply(to: crop)
+        let blurred = GaussianBlur(radius: radius, edges: .clamp, tint: tint).apply(to: crop)
         let width = image.width
         image.withUnsafeMutablePixels { out in
             blurred.pixels.withUnsafeBufferPointer { src in

@@ -17,9 +17,9 @@ let price = ProcessInfo.processInfo.environment["DOWNSTREAM_PRICE"] ?? "56.00 â‚
     }
 
     @Test func errorsReadAsTheirMessage() throws {
-        let label = BlurredLabel(text: "1")
-        #expect { try label.blur(radius: -1) } throws: { error in
-            error.localizedDescription == "\(error)" && error.localizedDescription.hasPrefix("radius must be")
+        // A radius read at run time is checked where it is made, with one error.
+        #expect { try BlurRadius(sigma: -1) } throws: { error in
+            error.localizedDescription == "\(error)" && error.localizedDescription.hasPrefix("blur radius must be")
         }
     }
 
