@@ -35,23 +35,24 @@ enum BlurPlan: Equatable {
 /// The right half of a normalized, sampled Gaussian: `weights[0]` is the centre tap.
 struct FIRKernel: Equatable {
     let weights: [Double]
-    var radius: Int { weights.count - 1 }
+    /// Taps on each side of the centre (the C kernels' `radius`): a count, not a σ.
+    var halfWidth: Int { weights.count - 1 }
 
     /// Support of ±3.5σ (at least one tap each side), renormalized: the tails beyond hold 4.7e-4
     /// of the mass, which keeps the result within 0.6 of a level of the float64 Gaussian before
     /// rounding (±3σ was measured at 0.84, too close to the one-level bound).
     init(sigma: Double) {
-        let radius = max(1, Int((3.5 * sigma).rounded(.up)))
+        let halfWidth = max(1, Int((3.5 * sigma).rounded(.up)))
         // The centre tap is 1 outright: for a sigma so small that its square underflows to 0,
         // 0 / 0 would make it NaN (the side taps' -k² / 0 is -infinity, whose exp is 0).
-        let raw = (0...radius).map { $0 == 0 ? 1 : exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let raw = (0...halfWidth).map { $0 == 0 ? 1 : exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = raw[0] + 2 * raw.dropFirst().reduce(0, +)
         weights = raw.map { $0 / total }
     }
 
     /// Column tiles of this many samples keep the ring of 2r+2 filtered 16-bit rows within
     /// `ringBytes` (a multiple of 256 samples, so of 4 channels, and of every variant's block).
-    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * radius + 2)) / 256 * 256) }
+    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * halfWidth + 2)) / 256 * 256) }
 
     /// The cache a ring may fill: under a core's own L2 on current x86-64 (256 KB to 2 MB),
     /// so cores do not compete for the shared L3 when many run.
@@ -59,12 +60,15 @@ struct FIRKernel: Equatable {
 
     /// The kernel in the fixed-point form the passes run (see `bl_fixed_kernel`): horizontal
     /// weights in Q16, vertical in Q17, each set summing to exactly one (the centre takes the
-    /// rounding), and biases that undo the truncation of `radius + 1` products on average and
+    /// rounding), and biases that undo the truncation of `halfWidth + 1` products on average and
     /// the offset every sample carries (`BL_FIXED_OFFSET`).
     var fixedPoint: bl_fixed_kernel {
-        precondition(radius <= Int(BL_FIXED_MAX_RADIUS), "FIR radius \(radius) beyond the fixed-point kernel's")
+        precondition(
+            halfWidth <= Int(BL_FIXED_MAX_RADIUS),
+            "FIR half width \(halfWidth) beyond the fixed-point kernel's"
+        )
         var kernel = bl_fixed_kernel()
-        kernel.radius = Int32(radius)
+        kernel.radius = Int32(halfWidth)
         kernel.tile_samples = Int32(tileSamples)
         let side = weights.dropFirst()
         let horizontal = side.map { Int(($0 * 65536).rounded()) }
@@ -72,9 +76,9 @@ struct FIRKernel: Equatable {
         let horizontalCentre = 65536 - 2 * horizontal.reduce(0, +)
         let verticalCentre = 131_072 - 2 * vertical.reduce(0, +)
         precondition(vertical.allSatisfy { $0 < 65536 } && horizontalCentre > 0 && verticalCentre > 0)
-        // Each of the radius + 1 truncated products per pass loses half a unit on average; the
+        // Each of the halfWidth + 1 truncated products per pass loses half a unit on average; the
         // vertical bias also rounds to nearest (+128) and takes off the offset (2 × 64 in Q8).
-        let truncation = (radius + 1) / 2
+        let truncation = (halfWidth + 1) / 2
         kernel.horizontal_bias = UInt16(truncation)
         kernel.vertical_bias = UInt16(128 - 2 * Int(BL_FIXED_OFFSET) + truncation)
         kernel.vertical_centre_whole = verticalCentre >= 65536 ? 1 : 0

@@ -141,7 +141,7 @@ public struct GaussianBlur: Sendable {
             let firRows = kernels.fixed_fir_rows!
             // Each chunk of rows filters the 2r rows above it again: chunks of 24r rows or more
             // keep that under about 4% of the work.
-            parallelChunks(height, threads: threads, minimumChunk: 24 * kernel.radius) { rows in
+            parallelChunks(height, threads: threads, minimumChunk: 24 * kernel.halfWidth) { rows in
                 firRows(
                     shape.pointer,
                     fixed.pointer,

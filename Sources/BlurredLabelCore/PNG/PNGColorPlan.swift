@@ -8,15 +8,30 @@ package enum PNGColorPlan: Equatable, Sendable {
     case rgb
     case rgba
 
+    /// PNG's colour type numbers (the IHDR byte), by name.
+    enum ColorType {
+        static let grey: Int32 = 0
+        static let rgb: Int32 = 2
+        static let palette: Int32 = 3
+        static let greyAlpha: Int32 = 4
+        static let rgba: Int32 = 6
+    }
+
     /// PNG's colour type number.
     var colorType: Int32 {
         switch self {
-        case .grey: return 0
-        case .rgb: return 2
-        case .palette: return 3
-        case .greyAlpha: return 4
-        case .rgba: return 6
+        case .grey: return ColorType.grey
+        case .rgb: return ColorType.rgb
+        case .palette: return ColorType.palette
+        case .greyAlpha: return ColorType.greyAlpha
+        case .rgba: return ColorType.rgba
         }
+    }
+
+    /// True for a palette plan (whose rows libpng leaves unfiltered).
+    var isPalette: Bool {
+        if case .palette = self { return true }
+        return false
     }
 
     var bitDepth: Int {

@@ -11,7 +11,9 @@ public enum PNGDecoder {
         package let bitDepth: Int
         package let interlaced: Bool
         /// True for grey and grey+alpha files.
-        package var isGrey: Bool { colorType == 0 || colorType == 4 }
+        package var isGrey: Bool {
+            colorType == Int(PNGColorPlan.ColorType.grey) || colorType == Int(PNGColorPlan.ColorType.greyAlpha)
+        }
     }
 
     /// Decodes PNG bytes. `source` only names the data in errors.

@@ -105,7 +105,7 @@ public struct PNGEncoder: Sendable {
             let small = image.width * image.height <= Self.smallImagePixels
             strategy = small ? .runLength : .standard
             // Paeth suits grey and colour rows; palette indices compress best unfiltered (libpng's choice).
-            if small && filters == nil && plan.colorType != 3 { filters = .paeth }
+            if small && filters == nil && !plan.isPalette { filters = .paeth }
         }
         // Small images only: the writer holds the filtered image and its compressed copy whole,
         // where libpng streams rows (the same bytes either way).
@@ -177,7 +177,7 @@ public struct PNGEncoder: Sendable {
         switch filters {
         case .some(.paeth): return .paeth
         case .some(.none): return SmallPNGWriter.RowFilter.none
-        case nil where plan.colorType == 3 || plan.bitDepth < 8: return SmallPNGWriter.RowFilter.none
+        case nil where plan.isPalette || plan.bitDepth < 8: return SmallPNGWriter.RowFilter.none
         default: return nil
         }
     }
