@@ -9,7 +9,7 @@ import Glibc
 /// `blurlabel-serve edit …`, which `blurlabel edit` execs: the page server on loopback.
 enum EditMain {
     static func run(_ arguments: [String]) -> Int32 {
-        let settings: EditSettings
+        var settings: EditSettings
         let image: Image
         let token: String
         do {
@@ -18,6 +18,11 @@ enum EditMain {
                 ServeMain.say(text + "\n", to: STDOUT_FILENO)
                 return 0
             case let .run(parsed): settings = parsed
+            }
+            if let idle = try EditSettings.idleSeconds(
+                environment: getenv(EditSettings.idleVariable).map { String(cString: $0) }
+            ) {
+                settings.idleSeconds = idle
             }
             image = try PNGDecoder.decode(contentsOf: settings.input)
             guard let random = randomToken() else { throw URLLabelOptions.Failure("cannot read /dev/urandom") }
@@ -55,10 +60,11 @@ enum EditMain {
             "blurlabel edit: open the URL above; Save writes \(SameFile.resolved(settings.output)); Done, Ctrl-C or an idle hour stops\n",
             to: STDERR_FILENO
         )
-        if settings.open { openInBrowser(service.url) }
+        var opener = settings.open ? openInBrowser(service.url) : nil
         var reason = "Done"
         var wait = timespec(tv_sec: 0, tv_nsec: 200_000_000)
         while true {
+            if let pid = opener, waitpid(pid, nil, WNOHANG) != 0 { opener = nil }  // no zombie left
             let received = sigtimedwait(&stopSignals, nil, &wait)
             if received > 0 {
                 reason = "signal \(received)"
@@ -68,8 +74,9 @@ enum EditMain {
                 usleep(100_000)  // Done's own response goes out first.
                 break
             }
-            if EditService.now() - service.lastRequest.withLock({ $0 }) > Double(settings.idleSeconds) {
-                reason = "an idle hour"
+            if EditService.now() - service.lastRequest.withLock({ $0 }) > settings.idleSeconds {
+                let idle = settings.idleSeconds
+                reason = "no request for \(idle == idle.rounded() ? String(Int(idle)) : String(idle)) seconds"
                 break
             }
         }
@@ -90,15 +97,18 @@ enum EditMain {
         return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
-    /// `xdg-open URL`, not waited for.
-    static func openInBrowser(_ url: String) {
+    /// Starts `xdg-open URL` (not waited for here) and returns its process id, or nil if it
+    /// cannot be started.
+    static func openInBrowser(_ url: String) -> pid_t? {
         var pid = pid_t()
         let arguments = ["xdg-open", url]
         var pointers = arguments.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }
-        if posix_spawnp(&pid, "xdg-open", nil, nil, pointers, environ) != 0 {
+        guard posix_spawnp(&pid, "xdg-open", nil, nil, pointers, environ) == 0 else {
             ServeMain.say("blurlabel edit: cannot run xdg-open; open the URL yourself\n", to: STDERR_FILENO)
+            return nil
         }
+        return pid
     }
 }

@@ -270,7 +270,8 @@ enum EditPage {
           if (selected < 0) return;
           const before = snapshot(); rects[selected].mode = $("rectMode").value; commit(before);
         });
-        for (const id of ["defaultMode", "radius", "block", "color"]) $(id).addEventListener("change", changed);
+        // "input": while a number is typed or a colour picked, not only when the field is left.
+        for (const id of ["defaultMode", "radius", "block", "color"]) $(id).addEventListener("input", changed);
 
         function rectsDocument() {
           return JSON.stringify({ mode: $("defaultMode").value, radius: Number($("radius").value) || 0,

@@ -20,7 +20,7 @@ final class EditService: Sendable {
     let port: LockedValue<UInt16> = LockedValue(0)
     /// Set by Done: the main thread exits.
     let done = LockedValue(false)
-    /// When the last request arrived (monotonic seconds).
+    /// When the last request with the token arrived (monotonic seconds).
     let lastRequest = LockedValue(0.0)
 
     init(settings: EditSettings, token: String, image: Image, workers: BoundedWorkers) throws {
@@ -53,7 +53,6 @@ final class EditService: Sendable {
     }
 
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponse? {
-        lastRequest.withLock { $0 = Self.now() }
         let port = port.withLock { $0 }
         let own = ["\(settings.host):\(port)", "localhost:\(port)"]
         guard let host = request.header("Host"), own.contains(host.lowercased()) else {
@@ -69,6 +68,8 @@ final class EditService: Sendable {
         guard rest.count == 2, Self.equal(Array(rest[0].utf8), Array(token.utf8)) else {
             return Self.refuse(403, "a token is needed")
         }
+        // Only the page's own requests keep the server from its idle exit.
+        lastRequest.withLock { $0 = Self.now() }
         let route = String(rest[1])
         switch (request.method, route) {
         case ("GET", ""), ("HEAD", ""):

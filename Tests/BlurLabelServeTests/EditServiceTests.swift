@@ -118,6 +118,27 @@ struct EditServiceTests {
         #expect(small.header == "3,4,2,1")
     }
 
+    @Test func onlyThePagesOwnRequestsPutOffTheIdleExit() throws {
+        let service = try Self.service()
+        service.lastRequest.withLock { $0 = 5 }
+        let host = [(name: "Host", value: "127.0.0.1:4321")]
+        _ = Self.status(service, "GET", "/state", headers: host)
+        _ = Self.status(service, "GET", "/\(Self.token)/state", headers: [("Host", "evil.example:4321")])
+        #expect(service.lastRequest.withLock { $0 } == 5)
+        _ = Self.status(service, "GET", "/\(Self.token)/state", headers: host)
+        #expect(service.lastRequest.withLock { $0 } > 5)
+    }
+
+    @Test func theIdleTimeForTestsComesFromTheEnvironment() throws {
+        #expect(try EditSettings.idleSeconds(environment: nil) == nil)
+        #expect(try EditSettings.idleSeconds(environment: "2") == 2)
+        #expect(try EditSettings.idleSeconds(environment: "0.5") == 0.5)
+        for bad in ["", "soon", "0", "-1", "0.01", "1e9", "nan"] {
+            #expect(throws: (any Error).self) { try EditSettings.idleSeconds(environment: bad) }
+        }
+        #expect(EditSettings().idleSeconds == 3600)
+    }
+
     @Test func refusesToWriteTheInputAndToListenBeyondLoopback() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -46,8 +46,9 @@ def write_png(path, width, height):
                 + chunk(b"IDAT", zlib.compress(bytes(rows), 1)) + chunk(b"IEND", b""))
 
 
-def start(args):
-    process = subprocess.Popen([BLURLABEL, "edit"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start(args, env=None):
+    process = subprocess.Popen([BLURLABEL, "edit"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env)
     url = process.stdout.readline().strip()
     if not url.startswith("http://127.0.0.1:"):
         fail(f"edit printed no URL first: {url!r} {process.stderr.read()}")
@@ -139,6 +140,147 @@ def check_refusals(url):
     print("test-edit: refused: no token, a wrong token, a foreign Host, a foreign Origin", flush=True)
 
 
+def rect_numbers(page, index):
+    return [int(n) for n in rects_of(page)[index].split(":")[0].split(",")]
+
+
+def canvas_pixels(page, x, y, width, height):
+    """RGBA bytes of the preview canvas, in the picture's pixels."""
+    return page.evaluate("([x, y, w, h]) => Array.from(document.getElementById('picture').getContext('2d')"
+                         ".getImageData(x, y, w, h).data)", [x, y, width, height])
+
+
+def handle_center(page, corner):
+    box = page.locator(f".rect.selected .handle.{corner}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def check_modes_resize_delete(page, x0, y0, scale):
+    """The default-mode menu, pixelate's block size, the fill colour, a rectangle's own mode,
+    resizing by the corner handles, Delete, and Undo/Redo of a deletion with the keyboard."""
+    page.select_option("#defaultMode", "pixelate")
+    page.fill("#block", "5")
+    page.fill("#color", "#ff0000")
+    drag(page, (x0 + 750, y0 + 60), (x0 + 880, y0 + 160))
+    settle(page)
+    if len(rects_of(page)) != 3 or not rects_of(page)[2].endswith(":pixelate"):
+        fail(f"a rectangle drawn with the default mode pixelate: {rects_of(page)}")
+    words = shlex.split(page.inner_text("#command"))
+    for option, value in (("--mode", "pixelate"), ("--block", "5"), ("--color", "#ff0000")):
+        if words[words.index(option) + 1] != value:
+            fail(f"the command line has {option} {words[words.index(option) + 1]}, not {value}")
+    # Pixelate with blocks of 5: every 5x5 block from the rectangle's corner is one colour, a 6x6 is not.
+    x, y, _, _ = rect_numbers(page, 2)
+    block = canvas_pixels(page, x, y, 6, 6)
+    pixel = lambda i, j: block[(j * 6 + i) * 4:(j * 6 + i) * 4 + 4]
+    if any(pixel(i, j) != pixel(0, 0) for i in range(5) for j in range(5)):
+        fail("the preview's pixelate block at the rectangle's corner is not one colour")
+    if all(pixel(i, j) == pixel(0, 0) for i in range(6) for j in range(6)):
+        fail("the preview's pixelate blocks are larger than 5 pixels")
+    # Resize: the bottom-right handle keeps the top-left corner, the top-left handle the bottom-right.
+    before = rect_numbers(page, 2)
+    hx, hy = handle_center(page, "se")
+    drag(page, (hx, hy), (hx + 50, hy + 40))
+    after = rect_numbers(page, 2)
+    if after[:2] != before[:2] or abs(after[2] - before[2] - 50 * scale) > 4 or abs(after[3] - before[3] - 40 * scale) > 4:
+        fail(f"dragging the bottom-right handle by (50, 40) CSS px made {before} {after}")
+    before = after
+    hx, hy = handle_center(page, "nw")
+    drag(page, (hx, hy), (hx - 30, hy + 20))
+    after = rect_numbers(page, 2)
+    if (after[0] + after[2], after[1] + after[3]) != (before[0] + before[2], before[1] + before[3]) \
+            or abs(before[0] - after[0] - 30 * scale) > 4 or abs(after[1] - before[1] - 20 * scale) > 4:
+        fail(f"dragging the top-left handle by (-30, 20) CSS px made {before} {after}")
+    # A rectangle's own mode: the fourth, drawn as pixelate, made fill (with the colour above).
+    drag(page, (x0 + 60, y0 + 350), (x0 + 250, y0 + 500))
+    page.select_option("#rectMode", "fill")
+    settle(page)
+    if not rects_of(page)[3].endswith(":fill") or not rects_of(page)[2].endswith(":pixelate"):
+        fail(f"the mode menu made {rects_of(page)}")
+    x, y, w, h = rect_numbers(page, 3)
+    if canvas_pixels(page, x + w // 2, y + h // 2, 1, 1) != [255, 0, 0, 255]:
+        fail(f"the fill rectangle's preview is {canvas_pixels(page, x + w // 2, y + h // 2, 1, 1)}, not #ff0000")
+    # Delete removes the selected (focused) rectangle; Ctrl+Z brings it back, Ctrl+Y removes it again.
+    four = rects_of(page)
+    drag(page, (x0 + 750, y0 + 400), (x0 + 900, y0 + 550))
+    if len(rects_of(page)) != 5 or not page.evaluate("document.activeElement.dataset.index === '4'"):
+        fail(f"a fifth rectangle, focused: {rects_of(page)}")
+    five = rects_of(page)
+    page.keyboard.press("Delete")
+    if rects_of(page) != four:
+        fail(f"Delete left {rects_of(page)}, not {four}")
+    page.keyboard.press("Control+z")
+    if rects_of(page) != five:
+        fail(f"Ctrl+Z after Delete gave {rects_of(page)}, not {five}")
+    page.keyboard.press("Control+y")
+    if rects_of(page) != four:
+        fail(f"Ctrl+Y gave {rects_of(page)}, not {four}")
+    settle(page)
+
+
+def expect_exit(process, url, what, line, seconds=10):
+    """The server stops with status 0, says why on its last line, and its port is closed."""
+    try:
+        code = process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        fail(f"{what} did not stop the server")
+    last = process.stderr.read().strip().splitlines()[-1:]
+    if code != 0 or last != ["blurlabel edit: " + line]:
+        fail(f"after {what} the server exited {code}, saying {last}")
+    try:
+        request(url, "/" + url.split("/")[3] + "/state")
+        fail(f"after {what} the port still answers")
+    except ConnectionRefusedError:
+        pass
+
+
+def idle_run():
+    """The idle exit, shortened for the test: requests with the token keep the server; 2 s without stop it."""
+    source = os.path.join(work, "in.png")
+    environment = dict(os.environ, BLURLABEL_EDIT_IDLE_SECONDS="2")
+    process, url = start([source, "-o", os.path.join(work, "idle.png")], env=environment)
+    token_path = "/" + url.split("/")[3] + "/"
+    for _ in range(8):  # 4 s of requests every 0.5 s
+        time.sleep(0.5)
+        if request(url, token_path + "state")[0] != 200 or process.poll() is not None:
+            fail("the server stopped although requests kept coming")
+    quiet_since = time.monotonic()
+    expect_exit(process, url, "2 s without a request", "stopped (no request for 2 seconds)")
+    waited = time.monotonic() - quiet_since
+    if not 1.5 < waited < 5:
+        fail(f"the idle exit came {waited:.1f} s after the last request, not about 2 s")
+    bad = subprocess.run([BLURLABEL, "edit", source, "-o", os.path.join(work, "idle.png")], capture_output=True,
+                         text=True, env=dict(os.environ, BLURLABEL_EDIT_IDLE_SECONDS="soon"))
+    if bad.returncode != 2 or bad.stdout or len(bad.stderr.splitlines()) != 1 or "BLURLABEL_EDIT_IDLE_SECONDS" not in bad.stderr:
+        fail(f"a bad BLURLABEL_EDIT_IDLE_SECONDS: {bad.returncode} {bad.stdout!r} {bad.stderr!r}")
+    print(f"test-edit: idle exit {waited:.1f} s after the last request (BLURLABEL_EDIT_IDLE_SECONDS=2), not while requests come")
+
+
+def open_run():
+    """--open hands the page's URL, and only it, to the xdg-open first on PATH."""
+    folder = os.path.join(work, "fake-bin")
+    os.makedirs(folder, exist_ok=True)
+    record = os.path.join(work, "xdg-open-arguments")
+    with open(os.path.join(folder, "xdg-open"), "w") as f:
+        f.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {shlex.quote(record)}.part && mv {shlex.quote(record)}.part {shlex.quote(record)}\n")
+    os.chmod(os.path.join(folder, "xdg-open"), 0o755)
+    environment = dict(os.environ, PATH=folder + os.pathsep + os.environ["PATH"])
+    process, url = start([os.path.join(work, "in.png"), "-o", os.path.join(work, "open.png"), "--open"], env=environment)
+    deadline = time.monotonic() + 10
+    while not os.path.exists(record):
+        if time.monotonic() > deadline:
+            fail("--open did not run xdg-open")
+        time.sleep(0.05)
+    arguments = open(record).read().splitlines()
+    if arguments != [url]:
+        fail(f"--open gave xdg-open {arguments}, not [{url!r}]")
+    if request(url, "/" + url.split("/")[3] + "/")[0] != 200:
+        fail("the URL handed to xdg-open does not answer")
+    process.send_signal(signal.SIGTERM)
+    expect_exit(process, url, "SIGTERM", f"stopped (signal {int(signal.SIGTERM)})")
+    print("test-edit: --open handed " + url.split("/")[2] + "/… to xdg-open")
+
+
 def main_run(browser):
     source = os.path.join(work, "in.png")
     out = os.path.join(work, "out.png")
@@ -212,6 +354,7 @@ def main_run(browser):
         page.click("#redo")
         page.click("#redo")
         settle(page)
+        check_modes_resize_delete(page, x0, y0, scale)
         page.click("#save")
         wait_for(page, "() => document.getElementById('status').textContent.startsWith('Saved to')", "Save")
         status = page.inner_text("#status")
@@ -220,7 +363,8 @@ def main_run(browser):
         if SCREENSHOT:
             page.screenshot(path=SCREENSHOT)
         # OUT.png is what the command line the page shows makes.
-        words = shlex.split(page.inner_text("#command"))
+        command = page.inner_text("#command")
+        words = shlex.split(command)
         if words[:2] != ["blurlabel", "redact"] or words[-2] != "-o":
             fail(f"the page's command line: {words}")
         replay = os.path.join(work, "replay.png")
@@ -245,30 +389,42 @@ def main_run(browser):
         if open(out, "rb").read() == open(source, "rb").read():
             fail("OUT.png is the input")
         saved = json.load(open(rects_file))
-        if len(saved["rects"]) != 2 or saved["rects"][1]["mode"] != "secure":
+        if ([r["mode"] for r in saved["rects"]] != ["blur", "secure", "pixelate", "fill"]
+                or saved["block"] != 5 or saved["color"] != "#ff0000" or saved["mode"] != "pixelate"):
             fail(f"--rects FILE.json holds {saved}")
-        print("test-edit: drawn by drags (one up-left), moved, secure, keyboard moves, undo/redo, Save: "
-              + " ".join(shlex.quote(w) for w in words[2:]))
+        print("test-edit: drawn by drags (one up-left), moved, resized by both corners, secure, pixelate, fill, "
+              "keyboard moves, Delete, undo/redo, Save: " + " ".join(shlex.quote(w) for w in words[2:]))
         page.click("#done")
-        try:
-            code = process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            fail("Done did not stop the server")
-        if code != 0:
-            fail(f"after Done the server exited {code}")
+        expect_exit(process, url, "Done", "stopped (Done)")
         page.close()
-        # --rects loads the set again in a new session.
+        # --rects loads the set again in a new session: the same command line, the same preview.
         process, url = start([source, "-o", out, "--rects", rects_file])
         page = browser.new_page(viewport={"width": 1000, "height": 800})
         page.goto(url)
         settle(page)
-        if rects_of(page) != [w for i, w in enumerate(words) if i > 0 and words[i - 1] == "--rect"]:
-            fail(f"--rects loaded {rects_of(page)}")
-        page.close()
+        if page.inner_text("#command") != command:
+            fail(f"--rects loaded {page.inner_text('#command')}, not {command}")
+        if not page.inner_text("#status").startswith("Loaded 4 rectangle(s)"):
+            fail(f"loading --rects said {page.inner_text('#status')!r}")
+        check_preview_is(page, out)
+        # SIGTERM while the page is still open (its connection kept alive).
         process.send_signal(signal.SIGTERM)
-        if process.wait(timeout=10) != 0:
-            fail("SIGTERM did not stop the server with status 0")
-        print("test-edit: --rects FILE.json saved and loaded again; Done and SIGTERM stop the server")
+        expect_exit(process, url, "SIGTERM", f"stopped (signal {int(signal.SIGTERM)})")
+        page.close()
+        # A file that is not a rectangle set is said so, and the page starts empty.
+        with open(rects_file, "w") as f:
+            f.write("not json\n")
+        process, url = start([source, "-o", out, "--rects", rects_file])
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
+        page.goto(url)
+        settle(page)
+        if "is not a rectangle set" not in page.inner_text("#status") or rects_of(page):
+            fail(f"a broken --rects file: {page.inner_text('#status')!r} {rects_of(page)}")
+        page.close()
+        process.send_signal(signal.SIGINT)
+        expect_exit(process, url, "Ctrl-C (SIGINT)", f"stopped (signal {int(signal.SIGINT)})")
+        print("test-edit: --rects FILE.json saved, loaded again (same command line and preview), a broken one "
+              "refused; Done, SIGTERM and SIGINT stop the server with status 0 and close its port")
     finally:
         if process.poll() is None:
             process.kill()
@@ -306,6 +462,8 @@ def latency_run(browser):
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
     main_run(browser)
+    idle_run()
+    open_run()
     latency_run(browser)
     browser.close()
 print("test-edit: ok")

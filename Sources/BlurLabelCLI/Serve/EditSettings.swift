@@ -11,8 +11,24 @@ package struct EditSettings: Sendable {
     package var radius = RedactCommand.radius.defaultValue
     package var rects: String? = nil
     package var open = false
-    /// Seconds without a request after which the server exits.
-    package var idleSeconds = 3600
+    /// Seconds without a request after which the server exits: an hour, or for tests
+    /// `BLURLABEL_EDIT_IDLE_SECONDS` (see `idleSeconds(environment:)`).
+    package var idleSeconds = 3600.0
+
+    /// The environment variable that shortens the idle hour, for tests only.
+    package static let idleVariable = "BLURLABEL_EDIT_IDLE_SECONDS"
+
+    /// The idle time `BLURLABEL_EDIT_IDLE_SECONDS` sets (nil when it is not set): a number of
+    /// seconds from 0.1 to a day.
+    package static func idleSeconds(environment value: String?) throws -> Double? {
+        guard let value else { return nil }
+        guard let seconds = Double(value), seconds >= 0.1, seconds <= 86_400 else {
+            throw URLLabelOptions.Failure(
+                "\(idleVariable) must be a number of seconds from 0.1 to 86400, not '\(value)'"
+            )
+        }
+        return seconds
+    }
 
     package init() {}
 
