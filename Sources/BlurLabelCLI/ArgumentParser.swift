@@ -8,34 +8,47 @@ struct OptionSpec: Sendable {
     var short: String? = nil
     /// What the value looks like in help (`SIGMA`); nil for a flag.
     var placeholder: String? = nil
-    /// The accepted values as help shows them (`0 to 1000`), nil for any.
-    var accepted: String? = nil
-    /// The default as help shows it, nil for none.
-    var shownDefault: String? = nil
     var repeatable = false
-    /// What the option does.
-    let summary: String
+    /// The help text, made only when help, the man page, the completions or the docs ask: a
+    /// command's table is built at every start, its help rarely.
+    let describe: @Sendable () -> OptionText
 
     /// The long name, with its dashes: `--radius`.
     var name: String { "--" + key }
+    /// What the option does.
+    var summary: String { describe().summary }
+    /// The accepted values as help shows them (`0 to 1000`), nil for any.
+    var accepted: String? { describe().accepted }
+    /// The default as help shows it, nil for none.
+    var shownDefault: String? { describe().shownDefault }
 
     /// The option's help line: what it does, then the values it accepts and its default.
     var help: String {
-        let facts = [accepted, shownDefault.map { "default " + $0 }].compactMap { $0 }
-        return facts.isEmpty ? summary : summary + " (" + facts.joined(separator: "; ") + ")"
+        let text = describe()
+        let facts = [text.accepted, text.shownDefault.map { "default " + $0 }].compactMap { $0 }
+        return facts.isEmpty ? text.summary : text.summary + " (" + facts.joined(separator: "; ") + ")"
     }
 }
 
+/// An option's help text in its parts.
+struct OptionText: Sendable {
+    var summary: String
+    var accepted: String? = nil
+    var shownDefault: String? = nil
+}
+
 extension OptionSpec {
-    /// A row written directly (the `serve`, `sign` and `edit` tables, tests): `name` with its dashes.
-    init(name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
-        self.init(
-            key: String(name.dropFirst(2)),
-            short: short,
-            placeholder: value,
-            repeatable: repeatable,
-            summary: help
-        )
+    /// A row written directly (tests): `name` with its dashes.
+    init(
+        name: String,
+        short: String? = nil,
+        value: String? = nil,
+        repeatable: Bool = false,
+        help: @autoclosure @escaping @Sendable () -> String
+    ) {
+        self.init(key: String(name.dropFirst(2)), short: short, placeholder: value, repeatable: repeatable) {
+            OptionText(summary: help())
+        }
     }
 }
 
@@ -50,7 +63,7 @@ struct CommandSpec: Sendable {
     var details: String = ""
 
     /// `--help`, which every command takes.
-    static let helpOption = OptionSpec(key: "help", short: "-h", summary: "show this help")
+    static let helpOption = OptionSpec(name: "--help", short: "-h", help: "show this help")
 
     var usage: String {
         let positional = positionals.enumerated().map { i, p in

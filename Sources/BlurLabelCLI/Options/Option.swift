@@ -10,12 +10,10 @@ struct Option<Value: Sendable>: Sendable {
     let short: String?
     /// What the value looks like (`SIGMA`); nil for a flag.
     let placeholder: String?
-    /// The values accepted, as help shows them (`0 to 1000`); nil when any value of the kind is.
-    let accepted: String?
-    /// The default as help shows it (`2.5`, `every core`); nil when there is none.
-    let shownDefault: String?
-    /// What the option does, in a few words (the range and default are added from the above).
-    let help: String
+    /// What the option does in a few words, the values it accepts (`0 to 1000`; nil when any of
+    /// the kind) and its default as help shows it (`2.5`, `every core`; nil when none). Made only
+    /// when asked: the table is built at every start, its help rarely.
+    let describe: @Sendable () -> OptionText
     /// May be given several times (its values are read as a list).
     let repeatable: Bool
     /// The value when the option is not given (false for a flag, nil for an option without a default).
@@ -32,10 +30,8 @@ struct Option<Value: Sendable>: Sendable {
             key: key,
             short: short,
             placeholder: placeholder,
-            accepted: accepted,
-            shownDefault: shownDefault,
             repeatable: repeatable,
-            summary: help
+            describe: describe
         )
     }
 
@@ -52,14 +48,17 @@ struct Option<Value: Sendable>: Sendable {
     func isGiven(in options: GivenOptions) -> Bool { options.has(key) }
 
     /// The same option with other help (a command whose use of it differs).
-    func with(help: String) -> Option {
-        Option(
+    func with(help: @autoclosure @escaping @Sendable () -> String) -> Option {
+        let describe = self.describe
+        return Option(
             key: key,
             short: short,
             placeholder: placeholder,
-            accepted: accepted,
-            shownDefault: shownDefault,
-            help: help,
+            describe: {
+                var text = describe()
+                text.summary = help()
+                return text
+            },
             repeatable: repeatable,
             defaultValue: defaultValue,
             parse: parse
@@ -70,9 +69,7 @@ struct Option<Value: Sendable>: Sendable {
         key: String,
         short: String?,
         placeholder: String?,
-        accepted: String?,
-        shownDefault: String?,
-        help: String,
+        describe: @escaping @Sendable () -> OptionText,
         repeatable: Bool,
         defaultValue: Value,
         parse: @escaping @Sendable (OptionValue, String) throws -> Value
@@ -80,9 +77,7 @@ struct Option<Value: Sendable>: Sendable {
         self.key = key
         self.short = short
         self.placeholder = placeholder
-        self.accepted = accepted
-        self.shownDefault = shownDefault
-        self.help = help
+        self.describe = describe
         self.repeatable = repeatable
         self.defaultValue = defaultValue
         self.parse = parse
@@ -96,16 +91,16 @@ struct Option<Value: Sendable>: Sendable {
         _ kind: ValueKind<Value>,
         placeholder: String? = nil,
         default value: Value,
-        shown: String? = nil,
-        help: String
+        shown: @autoclosure @escaping @Sendable () -> String? = nil,
+        help: @autoclosure @escaping @Sendable () -> String
     ) {
         self.init(
             key: key,
             short: short,
             placeholder: placeholder ?? kind.placeholder,
-            accepted: kind.accepted,
-            shownDefault: shown ?? kind.show(value),
-            help: help,
+            describe: {
+                OptionText(summary: help(), accepted: kind.accepted(), shownDefault: shown() ?? kind.show(value))
+            },
             repeatable: kind.repeatable,
             defaultValue: value,
             parse: kind.parse
@@ -118,16 +113,14 @@ struct Option<Value: Sendable>: Sendable {
         short: String? = nil,
         _ kind: ValueKind<Wrapped>,
         placeholder: String? = nil,
-        shown: String? = nil,
-        help: String
+        shown: @autoclosure @escaping @Sendable () -> String? = nil,
+        help: @autoclosure @escaping @Sendable () -> String
     ) where Value == Wrapped? {
         self.init(
             key: key,
             short: short,
             placeholder: placeholder ?? kind.placeholder,
-            accepted: kind.accepted,
-            shownDefault: shown,
-            help: help,
+            describe: { OptionText(summary: help(), accepted: kind.accepted(), shownDefault: shown()) },
             repeatable: kind.repeatable,
             defaultValue: nil,
             parse: { given, name in try kind.parse(given, name) }
@@ -138,22 +131,21 @@ struct Option<Value: Sendable>: Sendable {
 extension Option where Value == Bool {
     /// A flag: present or not; from a manifest or a URL only a real boolean, so a typo such as
     /// `"secure": "yes"` fails instead of quietly turning secure mode off.
-    init(flag key: String, help: String) {
+    init(flag key: String, help: @autoclosure @escaping @Sendable () -> String) {
         self.init(
             key: key,
             short: nil,
             placeholder: nil,
-            accepted: nil,
-            shownDefault: nil,
-            help: help,
+            describe: { OptionText(summary: help()) },
             repeatable: false,
-            defaultValue: false
-        ) { given, _ in
-            switch given {
-            case let .flag(on): return on
-            case let other:
-                throw UsageError(message: "\"\(key)\" must be true or false (a JSON boolean), got \(other.shown)")
+            defaultValue: false,
+            parse: { given, _ in
+                switch given {
+                case let .flag(on): return on
+                case let other:
+                    throw UsageError(message: "\"\(key)\" must be true or false (a JSON boolean), got \(other.shown)")
+                }
             }
-        }
+        )
     }
 }

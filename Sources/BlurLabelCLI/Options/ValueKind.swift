@@ -4,8 +4,8 @@ import BlurredLabelCore
 /// (command-line text, or a manifest's typed JSON) becomes it, with messages that name the option.
 struct ValueKind<T>: Sendable {
     let placeholder: String
-    /// The accepted values as help shows them (`0 to 1000`), nil for any.
-    var accepted: String? = nil
+    /// The accepted values as help shows them (`0 to 1000`), nil for any; made when help asks.
+    var accepted: @Sendable () -> String? = { nil }
     var repeatable = false
     let parse: @Sendable (OptionValue, _ name: String) throws -> T
     let show: @Sendable (T) -> String?
@@ -16,23 +16,25 @@ extension ValueKind where T == Double {
     static func number(_ placeholder: String, _ range: ClosedRange<Double>) -> Self {
         ValueKind(
             placeholder: placeholder,
-            accepted: "\(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound))"
-        ) { given, name in
-            switch given {
-            case let .text(text): return try ValueText.number(text, option: name, range: range)
-            case let .number(value):
-                guard range.contains(value) else {
-                    throw UsageError(
-                        message:
-                            "\(name) must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), got \(formatNumber(value))"
-                    )
+            accepted: { "\(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound))" },
+            parse: { given, name in
+                switch given {
+                case let .text(text): return try ValueText.number(text, option: name, range: range)
+                case let .number(value):
+                    guard range.contains(value) else {
+                        throw UsageError(
+                            message:
+                                "\(name) must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), got \(formatNumber(value))"
+                        )
+                    }
+                    return value
+                case let other: throw UsageError(message: "\(name) needs a number, got \(other.shown)")
                 }
-                return value
-            case let other: throw UsageError(message: "\(name) needs a number, got \(other.shown)")
+            },
+            show: {
+                formatNumber($0)
             }
-        } show: {
-            formatNumber($0)
-        }
+        )
     }
 }
 
@@ -51,50 +53,60 @@ extension ValueKind where T == BlurRadius {
 extension ValueKind where T == Int {
     /// A whole number in `range`.
     static func integer(_ placeholder: String, _ range: ClosedRange<Int>) -> Self {
-        ValueKind(placeholder: placeholder, accepted: "\(range.lowerBound) to \(range.upperBound)") { given, name in
-            switch given {
-            case let .text(text): return try ValueText.integer(text, option: name, range: range)
-            case let .number(value):
-                guard value == value.rounded(), let whole = Int(exactly: value) else {
-                    throw UsageError(message: "\(name) needs a whole number, got \(formatNumber(value))")
+        ValueKind(
+            placeholder: placeholder,
+            accepted: { "\(range.lowerBound) to \(range.upperBound)" },
+            parse: { given, name in
+                switch given {
+                case let .text(text): return try ValueText.integer(text, option: name, range: range)
+                case let .number(value):
+                    guard value == value.rounded(), let whole = Int(exactly: value) else {
+                        throw UsageError(message: "\(name) needs a whole number, got \(formatNumber(value))")
+                    }
+                    guard range.contains(whole) else {
+                        throw UsageError(
+                            message: "\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(whole)"
+                        )
+                    }
+                    return whole
+                case let other: throw UsageError(message: "\(name) needs a whole number, got \(other.shown)")
                 }
-                guard range.contains(whole) else {
-                    throw UsageError(
-                        message: "\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(whole)"
-                    )
-                }
-                return whole
-            case let other: throw UsageError(message: "\(name) needs a whole number, got \(other.shown)")
+            },
+            show: {
+                String($0)
             }
-        } show: {
-            String($0)
-        }
+        )
     }
 }
 
 extension ValueKind where T == UInt64 {
     /// A whole number from 0 to 2^64 - 1 (as text for values a JSON number cannot hold exactly).
     static func unsigned(_ placeholder: String) -> Self {
-        ValueKind(placeholder: placeholder, accepted: "0 to 2^64 - 1") { given, name in
-            switch given {
-            case let .text(text):
-                guard let value = UInt64(text) else {
-                    throw UsageError(message: "\(name) needs a whole number from 0 to \(UInt64.max), got '\(text)'")
+        ValueKind(
+            placeholder: placeholder,
+            accepted: { "0 to 2^64 - 1" },
+            parse: { given, name in
+                switch given {
+                case let .text(text):
+                    guard let value = UInt64(text) else {
+                        throw UsageError(message: "\(name) needs a whole number from 0 to \(UInt64.max), got '\(text)'")
+                    }
+                    return value
+                case let .number(value):
+                    guard value >= 0, value <= 9_007_199_254_740_992, let whole = UInt64(exactly: value) else {
+                        throw UsageError(
+                            message:
+                                "\(name) needs a whole number from 0 to 2^53 (give larger ones as a string), got \(formatNumber(value))"
+                        )
+                    }
+                    return whole
+                case let other: throw UsageError(message: "\(name) needs a whole number, got \(other.shown)")
                 }
-                return value
-            case let .number(value):
-                guard value >= 0, value <= 9_007_199_254_740_992, let whole = UInt64(exactly: value) else {
-                    throw UsageError(
-                        message:
-                            "\(name) needs a whole number from 0 to 2^53 (give larger ones as a string), got \(formatNumber(value))"
-                    )
-                }
-                return whole
-            case let other: throw UsageError(message: "\(name) needs a whole number, got \(other.shown)")
+            },
+            show: {
+                String($0)
             }
-        } show: {
-            String($0)
-        }
+        )
     }
 }
 
@@ -135,46 +147,65 @@ extension ValueKind where T == [String] {
 
 extension ValueKind where T: RawRepresentable & CaseIterable & Sendable, T.RawValue == String {
     /// One of an enumeration's names.
-    static func choice(_ placeholder: String? = nil) -> Self {
-        let names = T.allCases.map(\.rawValue)
-        let listed = names.dropLast().joined(separator: ", ") + " or " + names.last!
-        return ValueKind(
-            placeholder: placeholder ?? names.joined(separator: "|"),
-            accepted: listed
-        ) { given, name in
-            let text = try ValueText.text(given, name)
-            guard let value = T(rawValue: text) else {
-                throw UsageError(message: "\(name) must be \(listed), got '\(text)'")
+    static func choice(_ placeholder: String) -> Self {
+        ValueKind(
+            placeholder: placeholder,
+            accepted: { listed },
+            parse: { given, name in
+                let text = try ValueText.text(given, name)
+                guard let value = T(rawValue: text) else {
+                    throw UsageError(message: "\(name) must be \(listed), got '\(text)'")
+                }
+                return value
+            },
+            show: {
+                $0.rawValue
             }
-            return value
-        } show: {
-            $0.rawValue
+        )
+    }
+
+    /// The names as help and messages list them: `a, b or c`. Written out by hand: `joined` on a
+    /// slice and a key path made at run time each cost a type lookup at every start.
+    private static var listed: String {
+        var text = ""
+        var index = 0
+        let count = T.allCases.count
+        for value in T.allCases {
+            text += (index == 0 ? "" : index == count - 1 ? " or " : ", ") + value.rawValue
+            index += 1
         }
+        return text
     }
 }
 
 extension ValueKind where T == Color {
     /// A colour: `#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA`, a CSS name or `transparent`.
     static func color(_ placeholder: String = "C") -> Self {
-        ValueKind(placeholder: placeholder, accepted: "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, a CSS name or transparent") {
-            given,
-            name in
-            try ValueText.color(try ValueText.text(given, name), option: name)
-        } show: {
-            $0 == .black ? "black" : $0 == .white ? "white" : $0 == .transparent ? "transparent" : $0.description
-        }
+        ValueKind(
+            placeholder: placeholder,
+            accepted: { "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, a CSS name or transparent" },
+            parse: { given, name in try ValueText.color(try ValueText.text(given, name), option: name) },
+            show: {
+                $0 == .black ? "black" : $0 == .white ? "white" : $0 == .transparent ? "transparent" : $0.description
+            }
+        )
     }
 }
 
 extension ValueKind where T == CanvasSize {
     /// `WxH` with both sides from 1 to `Limits.maximumCanvasSide`.
     static func canvasSize(_ placeholder: String = "WxH") -> Self {
-        ValueKind(placeholder: placeholder, accepted: "sides 1 to \(Limits.maximumCanvasSide)") { given, name in
-            let size = try ValueText.size(try ValueText.text(given, name), option: name)
-            return try CanvasSize(width: size.width, height: size.height)
-        } show: {
-            "\($0.width)x\($0.height)"
-        }
+        ValueKind(
+            placeholder: placeholder,
+            accepted: { "sides 1 to \(Limits.maximumCanvasSide)" },
+            parse: { given, name in
+                let size = try ValueText.size(try ValueText.text(given, name), option: name)
+                return try CanvasSize(width: size.width, height: size.height)
+            },
+            show: {
+                "\($0.width)x\($0.height)"
+            }
+        )
     }
 }
 

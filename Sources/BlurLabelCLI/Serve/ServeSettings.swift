@@ -28,7 +28,10 @@ package struct ServeSettings: Sendable {
         let variable: String
 
         /// The option's row in the table: its help names the variable.
-        var spec: OptionSpec { option.with(help: "\(option.help); env \(variable)").spec }
+        var spec: OptionSpec {
+            let (describe, variable) = (option.describe, variable)
+            return option.with(help: describe().summary + "; env " + variable).spec
+        }
 
         /// The option's value, else the variable's (its messages name the variable), else the default.
         func value(_ options: GivenOptions, _ environment: (String) -> String?) throws -> Value {
