@@ -47,6 +47,21 @@ struct CommandLineTests {
         }
     }
 
+    /// `BlurRadius` checks every σ once; each σ option says its refusal in its own name, as typed
+    /// (a command line's text, a manifest's number).
+    @Test func sigmaRefusalsNameTheOptionGiven() throws {
+        let folder = try temporaryFolder()
+        let animate = run(["animate", "x", "-o", folder + "/o.png", "--max-radius", "-0.5"])
+        #expect(
+            animate.status == 2 && animate.err == "blurlabel animate: --max-radius must be from 0 to 1000, got -0.5\n"
+        )
+        let render = run(["render", "x", "-o", folder + "/o.png", "-r", "1e9"])
+        #expect(render.err == "blurlabel render: --radius must be from 0 to 1000, got 1e9\n")
+        let line = try ManifestLine(bytes: Array(#"{"text":"t","output":"o.png","radius":1000.5}"#.utf8))
+        #expect { try line.style() } throws: { "\($0)" == "--radius must be from 0 to 1000, got 1000.5" }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/o.png"))
+    }
+
     /// The command line's range messages quote `Limits`, the one table (not a literal of their own).
     @Test func limitMessagesQuoteTheTable() throws {
         let folder = try temporaryFolder()

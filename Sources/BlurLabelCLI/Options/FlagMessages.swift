@@ -16,10 +16,27 @@ enum FlagMessages {
             default: break
             }
         }
+        if let blur = error as? BlurError {
+            // No command gets here: each σ option says its own refusal (`ValueKind.sigma`).
+            return message(for: blur, option: LabelOptions.radius.name, given: nil)
+        }
         if let png = error as? PNGError, case let .tooLarge(source, width, height, limit) = png {
             return
                 "\(source): image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit) (raise it with \(CommonOptions.maxPixels.name))"
         }
         return "\(error)"
+    }
+
+    /// `BlurRadius`'s refusal of the σ given as `option` (`--radius`, `--max-radius`).
+    static func message(for error: BlurError, option: String, given: OptionValue?) -> String {
+        switch error {
+        case let .invalidRadius(sigma):
+            let shown: String
+            switch given {
+            case let .text(text)?: shown = text
+            default: shown = formatNumber(sigma)
+            }
+            return "\(option) must be from 0 to \(formatNumber(Limits.maximumRadius)), got \(shown)"
+        }
     }
 }

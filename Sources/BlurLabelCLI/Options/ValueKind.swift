@@ -39,14 +39,21 @@ extension ValueKind where T == Double {
 }
 
 extension ValueKind where T == BlurRadius {
-    /// A blur's sigma in pixels, 0 to `Limits.maximumRadius`, held as a `BlurRadius`.
+    /// A blur's σ in pixels, as `BlurRadius` accepts it (0 to `Limits.maximumRadius`): the type
+    /// checks the range, once, and `FlagMessages` says its refusal in the option's name.
     static var sigma: Self {
-        let number = ValueKind<Double>.number("SIGMA", 0...Limits.maximumRadius)
-        return ValueKind(placeholder: number.placeholder, accepted: number.accepted) { given, name in
-            try BlurRadius(sigma: number.parse(given, name))
-        } show: {
-            number.show($0.sigma)
-        }
+        let number = ValueKind<Double>.number("SIGMA", -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        return ValueKind(
+            placeholder: number.placeholder,
+            accepted: { "0 to \(formatNumber(Limits.maximumRadius))" },
+            parse: { given, name in
+                let sigma = try number.parse(given, name)
+                do { return try BlurRadius(sigma: sigma) } catch let error as BlurError {
+                    throw UsageError(message: FlagMessages.message(for: error, option: name, given: given))
+                }
+            },
+            show: { formatNumber($0.sigma) }
+        )
     }
 }
 
