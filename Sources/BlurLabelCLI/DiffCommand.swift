@@ -102,28 +102,12 @@ enum DiffCommand {
         let maxPixels = try CommonOptions.maxPixels.value(in: options)
         let expected = try PNGDecoder.decode(contentsOf: inputs[0], maxPixels: maxPixels)
         let actual = try PNGDecoder.decode(contentsOf: inputs[1], maxPixels: maxPixels)
+        // The flow GoldenImage shares (ComparisonFinding): pictures of different sizes never pass
+        // but are still drawn, so a requested picture is never left unwritten (or stale).
         let picturesWanted = !pictures.isEmpty
-        let diff: Image?
-        let summary: String
-        let passes: Bool
-        do {
-            let result = try comparison.compare(expected: expected, actual: actual)
-            diff = picturesWanted ? try comparison.diffImage(expected: expected, result: result) : nil
-            summary = result.summary
-            passes = result.passes
-        } catch is ImageComparison.SizeMismatch {
-            // Pictures of different sizes never pass, but are still shown: the part they share
-            // compared, the rest marked, so a requested picture is never left unwritten (or stale).
-            let sizes = try comparison.compareDifferentSizes(
-                expected: expected,
-                actual: actual,
-                drawing: picturesWanted
-            )
-            diff = sizes.diff
-            summary = sizes.summary
-            passes = false
-        }
-        if let diff {
+        let finding = try comparison.finding(expected: expected, actual: actual, drawing: picturesWanted)
+        let passes = finding.passes
+        if picturesWanted, let diff = try finding.diff(by: comparison) {
             // Every picture is made before any is written: one that cannot be made (too large)
             // leaves none behind.
             let sideBySide =
@@ -137,22 +121,16 @@ enum DiffCommand {
                     try page.remove(name: artifacts.name)  // a pair that passes now leaves the page
                     if !Folders.exists(page.page) { try page.rebuild() }
                 } else {
-                    let sizesDiffer = expected.width != actual.width || expected.height != actual.height
-                    try page.add(
-                        ComparisonReportEntry(
-                            name: artifacts.name,
-                            outcome: sizesDiffer ? .sizeMismatch : .failed,
-                            summary: summary,
-                            expected: try artifacts.write(expected, as: "expected"),
-                            actual: try artifacts.write(actual, as: "actual"),
-                            diff: try artifacts.write(diff, as: "diff"),
-                            acceptCommands: acceptCommands(inputs)
-                        )
+                    try artifacts.report(
+                        finding,
+                        diff: diff,
+                        summary: finding.summary,
+                        acceptCommands: acceptCommands(inputs)
                     )
                 }
             }
         }
-        say((passes ? "" : "different: ") + summary + "\n")
+        say((passes ? "" : "different: ") + finding.summary + "\n")
         return passes ? 0 : 1
     }
 

@@ -98,46 +98,34 @@ private struct Comparison {
     func check(_ actual: Image) throws -> GoldenOutcome {
         guard Folders.exists(reference) else { return try noReference(actual) }
         let expected = try PNGDecoder.decode(contentsOf: reference)
-        let result: ImageComparison.Result
-        do {
-            result = try comparison.compare(expected: expected, actual: actual)
-        } catch is ImageComparison.SizeMismatch {
-            // Still shown: the part both cover compared, the rest marked (see `compareDifferentSizes`).
-            let sizes = try comparison.compareDifferentSizes(expected: expected, actual: actual)
-            // Drawn: `drawing` is true.
-            guard let diff = sizes.diff else { return fail("\(subject): \(sizes.summary)") }
-            return try failShowing(
-                expected: expected,
-                actual: actual,
-                diff: diff,
-                outcome: .sizeMismatch,
-                line: sizes.summary,
-                message: "\(subject): \(sizes.summary)"
-            )
-        }
-        if result.passes {
+        // The flow `blurlabel diff` shares (ComparisonFinding): pictures of different sizes fail,
+        // still shown (the part both cover compared, the rest marked).
+        let finding = try comparison.finding(expected: expected, actual: actual, drawing: true)
+        if finding.passes {
             try report.remove(name: name, test: origin.test)
-            let rewrite = settings.record == .all && !result.isIdentical
+            let rewrite = settings.record == .all && !finding.isIdentical
             if rewrite { try write(actual, to: reference) }
             return GoldenOutcome(
                 passed: !rewrite,
                 message: rewrite
                     ? "\(subject): reference rewritten (record mode all): \(reference)"
-                    : "\(subject): \(result.summary)",
+                    : "\(subject): \(finding.summary)",
                 referenceWritten: rewrite,
                 artifactPaths: []
             )
         }
-        let diff = try comparison.diffImage(expected: expected, result: result)
+        // Drawn for either kind of failure: the finding was made `drawing`.
+        guard let diff = try finding.diff(by: comparison) else { return fail("\(subject): \(finding.summary)") }
+        guard let result = finding.result else {
+            return try failShowing(
+                finding,
+                diff: diff,
+                line: finding.summary,
+                message: "\(subject): \(finding.summary)"
+            )
+        }
         let line = "\(result.summary); \(result.allowedPixels) allowed to differ"
-        return try failShowing(
-            expected: expected,
-            actual: actual,
-            diff: diff,
-            outcome: .failed,
-            line: line,
-            message: "\(subject) differs: \(line)"
-        )
+        return try failShowing(finding, diff: diff, line: line, message: "\(subject) differs: \(line)")
     }
 
     /// No reference yet: written (and the test fails so it is looked at), or, in record mode
@@ -168,24 +156,24 @@ private struct Comparison {
     /// first), the reference rewritten if the record mode asks, the report entry added, and the
     /// failure's `message` with the pictures' paths, the report's and the accept commands.
     private func failShowing(
-        expected: Image,
-        actual: Image,
+        _ finding: ComparisonFinding,
         diff: Image,
-        outcome: ComparisonReportEntry.Outcome,
         line: String,
         message: String
     ) throws -> GoldenOutcome {
-        let sideBySide = try comparison.sideBySide(expected: expected, diff: diff, actual: actual)
-        let shown = (
-            try artifacts.write(expected, as: "expected"), try artifacts.write(actual, as: "actual"),
-            try artifacts.write(diff, as: "diff")
-        )
-        try artifacts.write(sideBySide, as: "side-by-side")
-        let paths = ["expected", "actual", "diff", "side-by-side"].map(artifacts.path)
-        let rewritten = settings.record == .all || settings.record == .failed
-        if rewritten { try write(actual, to: reference) }
+        let sideBySide = try comparison.sideBySide(expected: finding.expected, diff: diff, actual: finding.actual)
         let commands = acceptCommands(mode: "failed")
-        try addToReport(outcome, line, expected: shown.0, actual: shown.1, diff: shown.2, commands: commands)
+        let paths = try artifacts.report(
+            finding,
+            diff: diff,
+            sideBySide: sideBySide,
+            summary: line,
+            test: origin.test,
+            location: origin.location,
+            acceptCommands: commands
+        )
+        let rewritten = settings.record == .all || settings.record == .failed
+        if rewritten { try write(finding.actual, to: reference) }
         return fail(
             message + (rewritten ? " (reference rewritten)" : "")
                 + details(paths, commands: rewritten ? [] : commands),

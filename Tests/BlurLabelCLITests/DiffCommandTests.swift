@@ -314,8 +314,8 @@ struct DiffCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput ?? folder + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/err"))
         try process.run()
