@@ -59,7 +59,9 @@ enum EditPage {
         let selected = -1;
         let undoStack = [], redoStack = [];
         let gesture = null;      // the drag under way
-        const stats = { latencies: [], shown: 0, sent: 0 };
+        // Previews sent, drawn, and on screen (the frame after they were drawn), and each one's
+        // time from its request to that frame.
+        const stats = { latencies: [], shown: 0, sent: 0, painted: 0 };
         window.editStats = stats;
 
         function snapshot() { return JSON.stringify(rects); }
@@ -163,13 +165,13 @@ enum EditPage {
             }
             if (patches) patches.close();
             shownRegions = regions;
-            stats.latencies.push(performance.now() - started);
-            stats.shown++;
+            const shown = ++stats.shown;
+            requestAnimationFrame(() => { stats.latencies.push(performance.now() - started); stats.painted = shown; });
           } catch (error) { say("preview failed: " + error.message); }
           inFlight = false;
           if (dirty) sendPreview();
         }
-        window.previewSettled = () => !inFlight && !dirty;
+        window.previewSettled = () => !inFlight && !dirty && stats.painted === stats.shown;
         function say(text) { $("status").textContent = text; }
 
         // Pointer: press on the picture draws, inside a rectangle moves, on a handle resizes.

@@ -451,7 +451,7 @@ def latency_run(browser):
             drag(page, (x0 + 60, y0 + 90 + (0 if dy > 0 else 10)), (x0 + 60 + 5, y0 + 90 + (10 if dy > 0 else 0)), steps=4)
             settle(page)
             latencies.append(page.evaluate("editStats.latencies[editStats.latencies.length - 1]"))
-        print(f"test-edit: preview latency, 1920x1080, five rectangles, 20 drags, in the browser (request sent to the parts drawn on the canvas): "
+        print(f"test-edit: preview latency, 1920x1080, five rectangles, 20 drags, in the browser (request sent to the next frame after the parts are drawn): "
               f"median {statistics.median(latencies):.0f} ms, worst {max(latencies):.0f} ms")
         page.close()
     finally:
