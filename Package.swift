@@ -74,6 +74,11 @@ let package = Package(
         // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
         .target(name: "BlurLabelServe", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
         .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe"]),
+        // Benchmark and test-only targets stay in this manifest rather than a Benchmarks/Package.swift
+        // (swift-nio's layout): they measure and check stages that are `package`, not public (the PNG
+        // writers, file output, the blur's CPU variants, the pipeline's phases), and `package` access
+        // reaches only this package's own targets. They are in no product, so a package that depends
+        // on blurlabel never builds them.
         .executableTarget(
             name: "blurlabel-bench",
             dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter", "CZlib", "CDeflate"],
