@@ -15,6 +15,9 @@ import Glibc
 final class OutputFolder: Sendable {
     let path: String
     private let fd: Int32
+    /// Where temporary files' names come from: seeded once from the system's generator, so a file
+    /// costs no `getrandom` call (a name taken meanwhile is refused by O_EXCL and another drawn).
+    private let temporaryNames = LockedValue(SplitMix64(state: UInt64.random(in: 0...UInt64.max)))
 
     /// Opens (and with `create`, first makes) the folder at `path`; nil when it does not exist
     /// and `create` is false.
@@ -81,7 +84,8 @@ final class OutputFolder: Sendable {
         var temporary = ""
         var file: Int32 = -1
         for _ in 0..<16 {
-            temporary = ".bl\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).tmp"
+            let draw = temporaryNames.withLock { UInt32(truncatingIfNeeded: $0.next()) }
+            temporary = ".bl\(String(draw, radix: 36)).tmp"
             file = openat(
                 directory,
                 temporary,
