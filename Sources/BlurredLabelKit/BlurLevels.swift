@@ -117,7 +117,7 @@ public actor BlurLevels {
     /// Synchronous; `prepare()` and `image(amount:)` run it off the caller's thread. Every level is
     /// kept, so all of them together may hold at most `Limits.maximumLevelPixels` pixels (1000
     /// steps up to σ 1000 would be 147 GB): more is refused before any is made.
-    public static func build(
+    package static func build(
         text: String,
         style: LabelStyle,
         maxRadius: BlurRadius,
@@ -131,7 +131,7 @@ public actor BlurLevels {
 
     /// A picture's levels (see `init(image:…)`), made on up to `threads` threads; the same bytes
     /// for any count. Synchronous, as the text form; the same limit.
-    public static func build(
+    package static func build(
         image: Image,
         maxRadius: BlurRadius,
         steps: Int,
@@ -158,7 +158,7 @@ public actor BlurLevels {
     }
 
     /// What every level shares, made once (see `BlurLevelPlan`).
-    public typealias Plan = BlurLevelPlan
+    package typealias Plan = BlurLevelPlan
     /// A picture's levels, made one at a time (see `ImageBlurLevelPlan`).
-    public typealias ImagePlan = ImageBlurLevelPlan
+    package typealias ImagePlan = ImageBlurLevelPlan
 }

@@ -3,7 +3,7 @@ import BlurredLabelCore
 /// The benchmarks' test picture, shared by `blurlabel-bench` and `blurlabel-device`: hard-edged
 /// content (a grid of 1-px lines, noise, stripes in 64-px blocks), deterministic, premultiplied
 /// when it has four channels (colour at or below alpha).
-public func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
+package func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
     // Hard-edged content: squares, 1-px lines and noise, deterministic.
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func next() -> UInt8 {
@@ -36,7 +36,7 @@ public func testPicture(width: Int, height: Int, channels: Int) -> [UInt8] {
 }
 
 /// The square RGBA picture and mask the blur benchmarks time, `size` pixels a side.
-public func testPictures(size: Int) throws -> (rgba: Image, mask: CoverageMask) {
+package func testPictures(size: Int) throws -> (rgba: Image, mask: CoverageMask) {
     (
         try Image(width: size, height: size, premultipliedRGBA: testPicture(width: size, height: size, channels: 4)),
         try CoverageMask(width: size, height: size, values: testPicture(width: size, height: size, channels: 1))

@@ -11,7 +11,7 @@ import Darwin
 /// `BLURLABEL_ISA` (`baseline`, `v2`, `avx`, `avx2`, `avx512`), read once. A forced variant this
 /// CPU lacks, or an unknown name, is refused with one line on standard error, and the widest
 /// variant the CPU runs is used instead. Every variant gives the same bytes.
-public enum BlurKernelVariant: String, CaseIterable, Sendable {
+package enum BlurKernelVariant: String, CaseIterable, Sendable {
     /// x86-64 with SSE2 only (any other architecture: its plain build).
     case baseline
     /// x86-64-v2: SSE4.2 and POPCNT.
@@ -24,10 +24,10 @@ public enum BlurKernelVariant: String, CaseIterable, Sendable {
     case avx512
 
     /// The environment variable that forces a variant.
-    public static let environmentVariable = "BLURLABEL_ISA"
+    package static let environmentVariable = "BLURLABEL_ISA"
 
     /// The variant in use by this process.
-    public static var active: BlurKernelVariant { chosen }
+    package static var active: BlurKernelVariant { chosen }
 
     private static let chosen: BlurKernelVariant = {
         let requested = getenv(environmentVariable).map { String(cString: $0) }
@@ -40,10 +40,10 @@ public enum BlurKernelVariant: String, CaseIterable, Sendable {
     }()
 
     /// Whether this CPU runs the variant.
-    public var isSupported: Bool { bl_isa_supported(Int32(isa.rawValue)) != 0 }
+    package var isSupported: Bool { bl_isa_supported(Int32(isa.rawValue)) != 0 }
 
     /// The widest variant this CPU runs.
-    public static var widestSupported: BlurKernelVariant {
+    package static var widestSupported: BlurKernelVariant {
         allCases.last { $0.isSupported } ?? .baseline
     }
 

@@ -14,7 +14,7 @@ public struct BlurRadius: Hashable, Comparable, Sendable, CustomStringConvertibl
     public static let maximum = 1000.0
 
     /// No blur: an exact copy.
-    public static let zero = BlurRadius(checked: 0)
+    package static let zero = BlurRadius(checked: 0)
 
     /// `sigma` as a blur radius; NaN, infinities, negative values and values over `maximum` throw
     /// ``BlurError/invalidRadius(_:)``.

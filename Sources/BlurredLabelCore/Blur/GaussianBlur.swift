@@ -14,12 +14,12 @@ public enum BlurEdges: Sendable {
 /// Accuracy: within one 8-bit level of a float64 sampled Gaussian everywhere. Cost: flat in sigma
 /// from `BlurPlan.recursiveFrom` on. Results are identical for any thread count.
 public struct GaussianBlur: Sendable {
-    public let radius: BlurRadius
-    public let edges: BlurEdges
+    package let radius: BlurRadius
+    package let edges: BlurEdges
     /// A veil laid over the blurred image (see `Veil`): `#ffffff4d` is the light frosted look,
     /// `#0000004d` the dark one; nil (the default) for none. Images only: a coverage mask has no
     /// colour to tint, and its blur ignores this.
-    public let tint: Color?
+    package let tint: Color?
     /// The CPU variant that runs the passes: `BlurKernelVariant.active` unless a test forces one.
     var variant: BlurKernelVariant?
     /// A kernel table run instead of any variant's (tests: the AVX-512 source built for a CPU
@@ -27,7 +27,7 @@ public struct GaussianBlur: Sendable {
     var kernelTable: bl_kernels?
 
     /// The standard deviation in pixels.
-    public var sigma: Double { radius.sigma }
+    package var sigma: Double { radius.sigma }
 
     public init(radius: BlurRadius, edges: BlurEdges = .clamp, tint: Color? = nil) {
         self.radius = radius
@@ -37,13 +37,13 @@ public struct GaussianBlur: Sendable {
 
     /// A blur of σ `sigma`, which must be a valid ``BlurRadius`` (``BlurError/invalidRadius(_:)``
     /// otherwise).
-    public init(sigma: Double, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
+    package init(sigma: Double, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
         self.init(radius: try BlurRadius(sigma: sigma), edges: edges, tint: tint)
     }
 
     /// The same blur run by the given CPU variant of its kernels (which this CPU must support:
     /// see `BlurKernelVariant.isSupported`), for tests and benchmarks. The bytes are the same.
-    public func using(_ variant: BlurKernelVariant) -> GaussianBlur {
+    package func using(_ variant: BlurKernelVariant) -> GaussianBlur {
         var copy = self
         copy.variant = variant
         return copy
@@ -82,7 +82,7 @@ public struct GaussianBlur: Sendable {
     }
 
     /// The blurred coverage mask (threads as for an image).
-    public func apply(to mask: CoverageMask, threads: Int? = nil) -> CoverageMask {
+    package func apply(to mask: CoverageMask, threads: Int? = nil) -> CoverageMask {
         guard BlurPlan(sigma: sigma) != .copy, mask.width > 0, mask.height > 0 else { return mask }
         let values = HugePages.bytes(count: mask.values.count) { destination in
             mask.values.withUnsafeBufferPointer { source in

@@ -5,19 +5,19 @@
 /// Transparency counts: semi-transparent pixels are blended over pixelmatch 7's checkerboard
 /// before measuring, so a transparent pixel differs from an opaque white one.
 public struct ImageComparison: Sendable {
-    public var threshold: Double
+    package var threshold: Double
     /// Pixels allowed to differ, as a count and as a share of all pixels (the larger wins).
-    public var maxDiffPixels: Int
-    public var maxDiffRatio: Double
+    package var maxDiffPixels: Int
+    package var maxDiffRatio: Double
     /// Count pixels that differ only because an edge moved by a sub-pixel apart, and allow them.
-    public var detectAntialiasing: Bool
-    public var metric: ComparisonMetric
+    package var detectAntialiasing: Bool
+    package var metric: ComparisonMetric
     /// Blend semi-transparent pixels over pixelmatch's checkerboard (true, the default) or over
     /// `backdrop` (false; pixelmatch's `checkerboard: false` is a white backdrop).
-    public var checkerboard: Bool
+    package var checkerboard: Bool
     /// The colour transparent pixels are shown over in pictures, and blended over when
     /// `checkerboard` is false.
-    public var backdrop: Color
+    package var backdrop: Color
     /// Worker threads for one comparison (the result is the same for any count).
     package var threads: Int
 

@@ -44,7 +44,7 @@ func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @
 
 /// The number of threads used when the caller does not say: every core this process may use
 /// (read once: asking the system reads cgroup files every time).
-public let defaultThreadCount: Int = ProcessorCount.available()
+package let defaultThreadCount: Int = ProcessorCount.available()
 
 /// `body` of each contiguous range of `0..<count`, one range per worker, in range order: each
 /// worker keeps the result of its own range and hands it over once, when its range is done, so

@@ -1,20 +1,20 @@
 /// What every level of `BlurLevels` shares, made once: the padded masks and the canvas. A level
 /// is then one blur and one composite, so levels can be made one at a time (an animation streams
 /// them; `blurlabel animate` uses this type directly, without Swift Concurrency).
-public struct BlurLevelPlan: Sendable {
-    public let maxRadius: BlurRadius
-    public let steps: Int
-    public let pipeline: LabelPipeline
+package struct BlurLevelPlan: Sendable {
+    package let maxRadius: BlurRadius
+    package let steps: Int
+    package let pipeline: LabelPipeline
     /// The canvas every level has.
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// The sharp text's ink, padded by the largest radius's reach; made only if level 0 is asked
     /// for in secure mode (where only the decoy is rendered otherwise).
     private let sharp: @Sendable () throws -> LabelInk
     /// What the blurred levels blur: the text's ink, or the decoy's in secure mode.
     private let toBlur: LabelInk
 
-    public init(text: String, style: LabelStyle, maxRadius: BlurRadius, steps: Int) throws {
+    package init(text: String, style: LabelStyle, maxRadius: BlurRadius, steps: Int) throws {
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         self.maxRadius = maxRadius
         self.steps = steps
@@ -38,10 +38,10 @@ public struct BlurLevelPlan: Sendable {
     }
 
     /// σ of step `index`.
-    public func radius(ofStep index: Int) -> BlurRadius { maxRadius.step(index, of: steps) }
+    package func radius(ofStep index: Int) -> BlurRadius { maxRadius.step(index, of: steps) }
 
     /// Level `index` (0 is the sharp text; 1…steps are blurred).
-    public func level(_ index: Int) throws -> Image {
+    package func level(_ index: Int) throws -> Image {
         // Beyond `steps` the blur would outgrow the canvas, padded for `maxRadius` only.
         guard index >= 0, index <= steps else { throw LabelError.badLevel(index, steps: steps) }
         let ink = index == 0 ? try sharp() : pipeline.blurred(toBlur, radius: radius(ofStep: index), threads: 1)
@@ -49,7 +49,7 @@ public struct BlurLevelPlan: Sendable {
     }
 
     /// The levels `indices` names, in that order, made on up to `threads` threads.
-    public func levels(_ indices: [Int], threads: Int = defaultThreadCount) throws -> [Image] {
+    package func levels(_ indices: [Int], threads: Int = defaultThreadCount) throws -> [Image] {
         try parallelMap(indices.count, threads: threads) { i in Result { try level(indices[i]) } }.map { try $0.get() }
     }
 }

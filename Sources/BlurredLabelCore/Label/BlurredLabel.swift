@@ -41,12 +41,12 @@ public final class BlurredLabel {
     public private(set) var isBlurred = false
 
     /// How much work the label has done, so callers and tests can see that nothing is redone.
-    public struct WorkCounts: Equatable, Sendable {
-        public var textRenders = 0
-        public var blurs = 0
-        public var composites = 0
+    package struct WorkCounts: Equatable, Sendable {
+        package var textRenders = 0
+        package var blurs = 0
+        package var composites = 0
     }
-    public private(set) var work = WorkCounts()
+    package private(set) var work = WorkCounts()
 
     // The pipeline's steps, each kept until what it depends on changes.
     /// Step 1 for the sharp view: the text set and rasterized.
@@ -100,10 +100,10 @@ public final class BlurredLabel {
     }
 
     /// The padding on each side of the ink: the blur's reach, `ceil(3σ)`, and the style's own padding.
-    public var padding: Int { pipeline.padding(radius: style.radius) }
+    package var padding: Int { pipeline.padding(radius: style.radius) }
 
     /// The pipeline that makes this label's pictures; the label caches its steps.
-    public var pipeline: LabelPipeline { LabelPipeline(style: style) }
+    package var pipeline: LabelPipeline { LabelPipeline(style: style) }
 
     // MARK: - caches
 

@@ -5,11 +5,11 @@ public enum FitToCanvas {
     /// The smallest size tried unless told otherwise, in pixels.
     public static let defaultMinimumSize = 6.0
     /// The step between sizes tried: a quarter pixel.
-    public static let step = 0.25
+    package static let step = 0.25
 
     /// `style` with its text size set to the largest that fits `style.canvas` for `text` at blur
     /// `radius` (the style's own radius when nil; an animation passes its largest), searched from
-    /// `minimumSize` to `maximumSize` (default: the largest size accepted). Throws
+    /// `minimumSize` to `maximumSize` (nil, the default: the largest size accepted). Throws
     /// `LabelError.doesNotFit` when even the minimum is too large, and `LabelError.fitWithoutCanvas`
     /// when the style has no canvas.
     ///
@@ -22,8 +22,9 @@ public enum FitToCanvas {
         fitting text: String,
         radius: BlurRadius? = nil,
         minimumSize: Double = defaultMinimumSize,
-        maximumSize: Double = Limits.maximumFontSize
+        maximumSize: Double? = nil
     ) throws -> LabelStyle {
+        let maximumSize = maximumSize ?? Limits.maximumFontSize
         guard let canvas = style.canvas else { throw LabelError.fitWithoutCanvas }
         guard minimumSize.isFinite, maximumSize.isFinite, minimumSize > 0, minimumSize <= maximumSize,
             maximumSize <= Limits.maximumFontSize

@@ -10,20 +10,21 @@
 /// point. `blurlabel-bench cascade` measured it on the benchmarks' test picture (960×540, σ to 20
 /// in 20 steps): 27 levels off at step 2 and 143 at step 20 with clamped edges, 66 with
 /// transparent ones, where one level is the bound. So levels run side by side instead.
-public struct ImageBlurLevelPlan: Sendable {
-    public let image: Image
-    public let maxRadius: BlurRadius
-    public let steps: Int
+package struct ImageBlurLevelPlan: Sendable {
+    package let image: Image
+    package let maxRadius: BlurRadius
+    package let steps: Int
     /// What lies beyond the picture's border: `.clamp` (the default) repeats it, as a view's
     /// snapshot does not fade at its edge; `.transparent` lets the blur fade out there.
-    public let edges: BlurEdges
+    package let edges: BlurEdges
     /// The veil over every blurred level (see `Veil`), nil for none; level 0 is never veiled.
-    public let tint: Color?
+    package let tint: Color?
     /// Every level has the picture's size.
-    public var width: Int { image.width }
-    public var height: Int { image.height }
+    package var width: Int { image.width }
+    package var height: Int { image.height }
 
-    public init(image: Image, maxRadius: BlurRadius, steps: Int, edges: BlurEdges = .clamp, tint: Color? = nil) throws {
+    package init(image: Image, maxRadius: BlurRadius, steps: Int, edges: BlurEdges = .clamp, tint: Color? = nil) throws
+    {
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         self.image = image
         self.maxRadius = maxRadius
@@ -33,10 +34,10 @@ public struct ImageBlurLevelPlan: Sendable {
     }
 
     /// σ of step `index`.
-    public func radius(ofStep index: Int) -> BlurRadius { maxRadius.step(index, of: steps) }
+    package func radius(ofStep index: Int) -> BlurRadius { maxRadius.step(index, of: steps) }
 
     /// Level `index` (0 is the picture; 1…steps are blurred), its blur on up to `threads` threads.
-    public func level(_ index: Int, threads: Int? = nil) throws -> Image {
+    package func level(_ index: Int, threads: Int? = nil) throws -> Image {
         guard index >= 0, index <= steps else { throw LabelError.badLevel(index, steps: steps) }
         if index == 0 { return image }
         return GaussianBlur(radius: radius(ofStep: index), edges: edges, tint: tint).apply(
@@ -48,14 +49,14 @@ public struct ImageBlurLevelPlan: Sendable {
     /// How many levels `levels(_:threads:)` makes side by side: 1 for a picture large enough to
     /// keep `threads` threads busy on its own, else `threads` (a streaming caller asks for this
     /// many at a time, so memory holds that many levels).
-    public func levelsAtOnce(threads: Int) -> Int {
+    package func levelsAtOnce(threads: Int) -> Int {
         width * height * 4 >= GaussianBlur.samplesPerThread * max(1, threads) ? 1 : max(1, threads)
     }
 
     /// The levels `indices` names, in that order, on up to `threads` threads: a picture large
     /// enough to keep every thread busy is blurred one level at a time on all of them (so only
     /// one level is being made at once); smaller ones a level per thread. The bytes are the same.
-    public func levels(_ indices: [Int], threads: Int = defaultThreadCount) throws -> [Image] {
+    package func levels(_ indices: [Int], threads: Int = defaultThreadCount) throws -> [Image] {
         for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
         if levelsAtOnce(threads: threads) == 1 {
             return try indices.map { try level($0, threads: threads) }
@@ -67,7 +68,7 @@ public struct ImageBlurLevelPlan: Sendable {
     /// The same levels as PNG files made by `encoder`, each encoded on the thread that made it
     /// (a large picture's one at a time, the encoder compressing it on every core), so frames
     /// are encoded on every core whatever the picture's size. The bytes do not depend on `threads`.
-    public func encodedLevels(
+    package func encodedLevels(
         _ indices: [Int],
         encoder: PNGEncoder,
         threads: Int = defaultThreadCount

@@ -1,18 +1,18 @@
 /// What a label's picture shows (`LabelPipeline.source(of:)`): the text's rendering, or in secure
 /// mode the decoy's, the text itself then never rendered.
-public enum LabelSource: Sendable {
+package enum LabelSource: Sendable {
     case text(RenderedText)
     case decoy(RenderedText)
 
     /// What is drawn.
-    public var rendered: RenderedText {
+    package var rendered: RenderedText {
         switch self {
         case let .text(rendered), let .decoy(rendered): return rendered
         }
     }
 
     /// The text's own rendering; nil in secure mode, where it was never made.
-    public var text: RenderedText? {
+    package var text: RenderedText? {
         if case let .text(rendered) = self { return rendered }
         return nil
     }
@@ -20,12 +20,12 @@ public enum LabelSource: Sendable {
 
 /// A label's ink on its padded canvas, before the background is laid (`LabelPipeline.ink(of:…)`):
 /// one colour's coverage, or premultiplied RGBA where colour glyphs (emoji) are drawn.
-public enum LabelInk: Sendable {
+package enum LabelInk: Sendable {
     case coverage(CoverageMask)
     case color(Image)
 
     /// The ink's canvas size.
-    public var size: (width: Int, height: Int) {
+    package var size: (width: Int, height: Int) {
         switch self {
         case let .coverage(mask): return (mask.width, mask.height)
         case let .color(image): return (image.width, image.height)

@@ -1,17 +1,18 @@
 /// The one place a label is made, in four named steps:
 ///
-/// 1. ``source(of:)``: what the picture shows, set and rasterized: the text, or in secure mode a
+/// 1. `source(of:)`: what the picture shows, set and rasterized: the text, or in secure mode a
 ///    decoy of the declared format (the text is then never laid out);
-/// 2. ``ink(of:atLeast:padding:)``: that rendering on a canvas padded by the blur's reach;
-/// 3. ``blurred(_:radius:threads:)``: the ink blurred with a Gaussian;
-/// 4. ``composite(_:canvas:)``: the ink coloured and centered on the background.
+/// 2. `ink(of:atLeast:padding:)`: that rendering on a canvas padded by the blur's reach;
+/// 3. `blurred(_:radius:threads:)`: the ink blurred with a Gaussian;
+/// 4. `composite(_:canvas:)`: the ink coloured and centered on the background.
 ///
 /// A value holding only the style; every step is a function of its inputs, so calls share
 /// nothing but immutable data (fonts' bytes, tables) and any thread may run any step.
-/// ``picture(of:)`` runs the four; `BlurredLabel` caches each step's result, `BlurLevels` runs the
-/// last two at many radii, and the command line's `render`, `animate` and `batch` call it.
+/// ``picture(of:)`` runs the four (the steps themselves are shared only inside this package);
+/// `BlurredLabel` caches each step's result, `BlurLevels` runs the last two at many radii, and
+/// the command line's `render`, `animate` and `batch` call it.
 public struct LabelPipeline: Sendable {
-    public let style: LabelStyle
+    package let style: LabelStyle
 
     public init(style: LabelStyle = LabelStyle()) {
         self.style = style
@@ -20,7 +21,7 @@ public struct LabelPipeline: Sendable {
     // MARK: - text
 
     /// The text style actually used: secure mode adds tabular figures, so digits share one width.
-    public var textStyle: TextStyle {
+    package var textStyle: TextStyle {
         var text = style.typography
         if style.secure != nil && !text.features.contains("tnum") { text.features.append("tnum") }
         return text
@@ -28,7 +29,7 @@ public struct LabelPipeline: Sendable {
 
     /// `text` set and rasterized (its ink box). Refuses text over `Limits.maximumTextScalars`
     /// before laying anything out.
-    public func renderText(_ text: String) throws -> RenderedText {
+    package func renderText(_ text: String) throws -> RenderedText {
         try Self.checkLength(text)
         return try TextRenderer.render(text, style: textStyle)
     }
@@ -36,13 +37,13 @@ public struct LabelPipeline: Sendable {
     /// Secure mode's decoy for `text`: random digits in the declared format (or, without one, the
     /// text's own shape), never the text. nil outside secure mode. With the system generator each
     /// call gives new digits, so callers keep the decoy they made.
-    public func decoy(for text: String) -> String? {
+    package func decoy(for text: String) -> String? {
         guard let secure = style.secure else { return nil }
         return secure.seed.decoy(for: secure.format ?? SecretFormat(derivedFrom: text))
     }
 
     /// The decoy set and rasterized, or nil outside secure mode.
-    public func renderDecoy(for text: String) throws -> RenderedText? {
+    package func renderDecoy(for text: String) throws -> RenderedText? {
         guard let decoy = decoy(for: text) else { return nil }
         return try renderText(decoy)
     }
@@ -50,14 +51,14 @@ public struct LabelPipeline: Sendable {
     // MARK: - masks
 
     /// The blur's reach on each side of the ink for a blur of `radius`: `ceil(3σ)`.
-    public static func reach(of radius: BlurRadius) -> Int {
+    package static func reach(of radius: BlurRadius) -> Int {
         Int((3 * radius.sigma).rounded(.up))
     }
 
     /// The padding on each side of the ink for a blur of `radius` in this style: the blur's reach
     /// and the style's own `padding` beyond it (taken within 0…`LabelStyle.maximumPadding`; the
     /// picture refuses one outside, `LabelError.badPadding`).
-    public func padding(radius: BlurRadius) -> Int {
+    package func padding(radius: BlurRadius) -> Int {
         Self.reach(of: radius) + min(max(style.padding, 0), LabelStyle.maximumPadding)
     }
 
@@ -76,7 +77,7 @@ public struct LabelPipeline: Sendable {
     /// Step 1: what the label's picture shows, set and rasterized: the decoy in secure mode (the
     /// text is then never rendered), else the text. Refuses text over `Limits.maximumTextScalars`
     /// in either mode, so a line is refused or taken alike.
-    public func source(of text: String) throws -> LabelSource {
+    package func source(of text: String) throws -> LabelSource {
         try Self.checkLength(text)
         if let decoy = try renderDecoy(for: text) { return .decoy(decoy) }
         return .text(try renderText(text))
@@ -86,7 +87,7 @@ public struct LabelPipeline: Sendable {
     /// least as large as `other` padded alike (the sharp text over secure mode's decoy, so both
     /// views share one canvas). A coverage mask, or premultiplied RGBA when the text has colour
     /// glyphs (emoji).
-    public func ink(of text: RenderedText, atLeast other: RenderedText? = nil, padding: Int) throws -> LabelInk {
+    package func ink(of text: RenderedText, atLeast other: RenderedText? = nil, padding: Int) throws -> LabelInk {
         try Self.checkMaskPadding(padding)
         let atLeast = other.map { ($0.mask.width + 2 * padding, $0.mask.height + 2 * padding) } ?? (0, 0)
         if text.colorLayer != nil {
@@ -108,7 +109,7 @@ public struct LabelPipeline: Sendable {
 
     /// Step 3: `ink` blurred with a Gaussian of `radius` (transparent edges), on up to `threads`
     /// threads (nil: every core, when the ink is large enough to share).
-    public func blurred(_ ink: LabelInk, radius: BlurRadius, threads: Int? = nil) -> LabelInk {
+    package func blurred(_ ink: LabelInk, radius: BlurRadius, threads: Int? = nil) -> LabelInk {
         let blur = GaussianBlur(radius: radius, edges: .transparent)
         switch ink {
         case let .coverage(mask): return .coverage(blur.apply(to: mask, threads: threads))
@@ -119,7 +120,7 @@ public struct LabelPipeline: Sendable {
     /// Step 4: `ink` coloured and centered on the style's background and canvas (or on a canvas
     /// its own size), and whether a fixed canvas clipped some of it. `canvas` overrides the
     /// style's (blur levels share the largest radius's canvas); clipping is then not checked.
-    public func composite(
+    package func composite(
         _ ink: LabelInk,
         canvas: (width: Int, height: Int)? = nil
     ) throws -> (
@@ -181,7 +182,7 @@ public struct LabelPipeline: Sendable {
     }
 
     /// Characters of `text` that no font in the style's chain has.
-    public func missingCharacters(in text: String) throws -> [Unicode.Scalar] {
+    package func missingCharacters(in text: String) throws -> [Unicode.Scalar] {
         try renderText(text).missingCharacters
     }
 

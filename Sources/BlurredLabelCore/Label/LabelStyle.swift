@@ -19,7 +19,7 @@ public struct LabelStyle: Equatable, Sendable {
     public var padding: Int
 
     /// The largest `padding`.
-    public static let maximumPadding = 4096
+    package static let maximumPadding = 4096
 
     public init(
         typography: TextStyle = TextStyle(),
@@ -74,8 +74,8 @@ extension LabelStyle {
 /// Secure mode's settings: the secret's declared format and where the decoy's digits come from.
 public struct SecureOptions: Equatable, Sendable {
     /// The format at its longest; nil derives it from the text (which then shows its length).
-    public var format: SecretFormat?
-    public var seed: DecoySeed
+    package var format: SecretFormat?
+    package var seed: DecoySeed
 
     public init(format: SecretFormat? = nil, seed: DecoySeed = .system) {
         self.format = format
@@ -85,11 +85,11 @@ public struct SecureOptions: Equatable, Sendable {
 
 /// A canvas size in pixels, both sides positive.
 public struct CanvasSize: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// The largest side a canvas may have (a 16384² canvas is already 1 GiB of pixels).
-    public static let maximumSide = 16_384
+    package static let maximumSide = 16_384
 
     public init(width: Int, height: Int) throws {
         guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {

@@ -1,48 +1,48 @@
 /// The one table of limits: what the library checks, what the command line's messages quote and
 /// what docs/command-line.md lists. Each bound is stated once here (or named here when another type owns it).
-public enum Limits {
+package enum Limits {
     /// The blur's sigma for labels, blur levels, animations, image blurs and redactions, in pixels
     /// (`BlurRadius` checks it).
-    public static let maximumRadius = BlurRadius.maximum
+    package static let maximumRadius = BlurRadius.maximum
     /// The em size in pixels, from `minimumFontSize` (as `--size`, `--min-size` and a manifest's).
-    public static let maximumFontSize = TextStyle.maximumSize
-    public static let minimumFontSize = 0.01
+    package static let maximumFontSize = TextStyle.maximumSize
+    package static let minimumFontSize = 0.01
     /// Line spacing, a multiple of the font's line height, from `minimumLineSpacing`.
-    public static let maximumLineSpacing = TextStyle.maximumLineSpacing
-    public static let minimumLineSpacing = 0.01
+    package static let maximumLineSpacing = TextStyle.maximumLineSpacing
+    package static let minimumLineSpacing = 0.01
     /// Letter spacing in pixels, either way.
-    public static let maximumLetterSpacing = TextStyle.maximumLetterSpacing
+    package static let maximumLetterSpacing = TextStyle.maximumLetterSpacing
     /// An outline's width in pixels.
-    public static let maximumOutlineWidth = TextStyle.maximumOutlineWidth
+    package static let maximumOutlineWidth = TextStyle.maximumOutlineWidth
     /// The width lines wrap at, in pixels.
-    public static let maximumWrapWidth = TextStyle.maximumWrapWidth
+    package static let maximumWrapWidth = TextStyle.maximumWrapWidth
     /// Empty pixels around a label's ink beyond the blur's reach (`--padding`).
-    public static let maximumPadding = LabelStyle.maximumPadding
+    package static let maximumPadding = LabelStyle.maximumPadding
     /// A pixelated region's block side in pixels.
-    public static let maximumPixelateBlock = 10_000
+    package static let maximumPixelateBlock = 10_000
     /// A fixed canvas's sides (a 16384² canvas is already 1 GiB of pixels).
-    public static let maximumCanvasSide = CanvasSize.maximumSide
+    package static let maximumCanvasSide = CanvasSize.maximumSide
     /// Pixels in any one image (2^28: 1 GiB of RGBA).
-    public static let maximumPixels = Image.maximumPixels
+    package static let maximumPixels = Image.maximumPixels
     /// Blur steps of blur levels and animations.
-    public static let maximumSteps = 1000
+    package static let maximumSteps = 1000
     /// Unicode scalars in a label's text, checked before anything is laid out.
-    public static let maximumTextScalars = 100_000
+    package static let maximumTextScalars = 100_000
     /// Combining marks in a row (on one base character), checked with the length: no script
     /// stacks more than a handful, and shaping a run of them takes time that grows with its
     /// square (30,000 acute accents on one letter took 3.5 s; Unicode's stream-safe format allows 30).
-    public static let maximumCombiningMarks = 128
+    package static let maximumCombiningMarks = 128
     /// A font file's bytes (read whole into memory; the largest CJK collections are about 130 MB).
-    public static let maximumFontFileBytes = 512 << 20
+    package static let maximumFontFileBytes = 512 << 20
     /// Bytes in one manifest line (a longer line is reported and skipped unread).
-    public static let maximumManifestLineBytes = 1 << 20
+    package static let maximumManifestLineBytes = 1 << 20
     /// An animation's whole pass, in seconds.
-    public static let maximumDuration = 3600.0
+    package static let maximumDuration = 3600.0
     /// One APNG frame's delay: its numerator is 16-bit milliseconds.
-    public static let maximumFrameDelay = 65.535
+    package static let maximumFrameDelay = 65.535
     /// Pixels of all the levels `BlurLevels` keeps together (2^28: 1 GiB of RGBA).
-    public static let maximumLevelPixels = 1 << 28
+    package static let maximumLevelPixels = 1 << 28
     /// Frame pixels an animation may encode in all (frames × canvas pixels): it streams one frame at
     /// a time, but this bounds the work and the file.
-    public static let maximumAnimationPixels = 1 << 32
+    package static let maximumAnimationPixels = 1 << 32
 }

@@ -2,7 +2,7 @@
 /// literal. Written at its longest (`##.## €` for prices up to 99.99 €), so every secret of the
 /// format gets the same decoy layout.
 public struct SecretFormat: Equatable, Sendable, CustomStringConvertible {
-    public let template: String
+    package let template: String
 
     public init(_ template: String) throws {
         guard template.contains("#") else { throw SecureLabelError.formatWithoutDigits(template) }
@@ -11,16 +11,16 @@ public struct SecretFormat: Equatable, Sendable, CustomStringConvertible {
 
     /// A format read off a secret itself: each digit becomes `#`. Its length is the secret's, so
     /// a decoy made from it shows how many digits the secret has.
-    public init(derivedFrom text: String) {
+    package init(derivedFrom text: String) {
         template = String(text.map { $0.isASCII && $0.isNumber ? "#" : $0 })
     }
 
-    public var digitCount: Int { template.filter { $0 == "#" }.count }
+    package var digitCount: Int { template.filter { $0 == "#" }.count }
     public var description: String { template }
 
     /// The template with each `#` replaced by a digit from `random`. (In a ThreadSanitizer build,
     /// pass a generator with storage, not a bare `SystemRandomNumberGenerator`: see `SecureRandom`.)
-    public func decoy<G: RandomNumberGenerator>(using random: inout G) -> String {
+    package func decoy<G: RandomNumberGenerator>(using random: inout G) -> String {
         String(template.map { $0 == "#" ? Character(String(Int.random(in: 0...9, using: &random))) : $0 })
     }
 }
@@ -60,10 +60,10 @@ struct SecureRandom: RandomNumberGenerator {
 }
 
 /// A small, well-known deterministic generator (Steele, Lea and Flood's SplitMix64) for seeded decoys.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-    public init(state: UInt64) { self.state = state }
-    public mutating func next() -> UInt64 {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package var state: UInt64
+    package init(state: UInt64) { self.state = state }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -3,7 +3,7 @@ import CPNGShim
 /// Writes images as PNG in the smallest colour type that stores them exactly.
 public struct PNGEncoder: Sendable {
     /// zlib level, 0 (store) to 9 (smallest).
-    public var compressionLevel: Int
+    package var compressionLevel: Int
     /// PNG row filters to try; `nil` lets libpng choose.
     package var filters: RowFilters?
     /// zlib's strategy. `.automatic` (the default) sends small images such as labels, Paeth-filtered,

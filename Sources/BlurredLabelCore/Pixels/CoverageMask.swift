@@ -1,5 +1,5 @@
 /// One channel of coverage, 0 (nothing) to 255 (fully covered): rasterized text before it is coloured.
-public struct CoverageMask: Equatable, Sendable {
+package struct CoverageMask: Equatable, Sendable {
     package let width: Int
     package let height: Int
     /// `width * height` bytes, rows top to bottom. Always that many: they are changed only in place

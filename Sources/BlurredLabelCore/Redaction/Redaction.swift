@@ -23,7 +23,7 @@ public struct Redaction: Sendable {
         case secure(radius: BlurRadius)
 
         /// True for the modes whose output still carries information about what they cover.
-        public var isCosmetic: Bool {
+        package var isCosmetic: Bool {
             switch self {
             case .blur, .pixelate: return true
             case .fill, .secure: return false

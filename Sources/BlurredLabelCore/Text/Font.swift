@@ -17,7 +17,7 @@ public final class Font: @unchecked Sendable {
 
     /// What the font was loaded from, for messages: the file's path, an embedded font's file
     /// name, or the name given with the bytes.
-    public let name: String
+    package let name: String
     /// The font file's path; nil for an embedded font and a font made from bytes.
     public let path: String?
     /// The family name the font declares (`DejaVu Sans`), empty when it declares none.
@@ -52,7 +52,7 @@ public final class Font: @unchecked Sendable {
     /// `Limits.maximumFontFileBytes`. The file is read once, straight into the font's own buffer
     /// (not mapped: a file truncated by someone else while it is in use would stop the process
     /// with SIGBUS; a copy cannot change under it).
-    public convenience init(path: String, index: Int = 0) throws {
+    package convenience init(path: String, index: Int = 0) throws {
         let (buffer, count) = try FontFile.read(path)
         do {
             try self.init(

@@ -87,7 +87,7 @@ public enum FontLibrary {
     }
 
     /// A font file, face `index` of it (for collections).
-    public static func file(_ path: String, index: Int = 0) throws -> Font {
+    package static func file(_ path: String, index: Int = 0) throws -> Font {
         try cache.font(key: "file:\(path)#\(index)") { try Font(path: path, index: index) }
     }
 
@@ -114,7 +114,7 @@ public enum FontLibrary {
     }
 
     /// The best installed match for a family name, through fontconfig.
-    public static func family(_ name: String) throws -> Font {
+    package static func family(_ name: String) throws -> Font {
         let match = try cache.path(family: name) {
             let fc: Fontconfig
             switch Fontconfig.shared {

@@ -1,5 +1,5 @@
 /// Text rasterized into a coverage mask whose edges are the ink's edges.
-public struct RenderedText: Sendable {
+package struct RenderedText: Sendable {
     /// Coverage of the union of every glyph's real bitmap (empty text: a 0×0 mask).
     package let mask: CoverageMask
     /// Where the mask's top-left sits in layout coordinates (first line box's top-left at 0,0).
