@@ -98,14 +98,27 @@ enum EditMain {
     }
 
     /// Starts `xdg-open URL` (not waited for here) and returns its process id, or nil if it
-    /// cannot be started.
+    /// cannot be started. It and the browser it may start get no signal blocked and SIGPIPE's
+    /// default action: this server's own settings (SIGTERM and SIGINT blocked for `sigtimedwait`,
+    /// SIGPIPE ignored) would otherwise pass to them through exec.
     static func openInBrowser(_ url: String) -> pid_t? {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
         let arguments = ["xdg-open", url]
         var pointers = arguments.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }
-        guard posix_spawnp(&pid, "xdg-open", nil, nil, pointers, environ) == 0 else {
+        guard posix_spawnp(&pid, "xdg-open", nil, &attributes, pointers, environ) == 0 else {
             ServeMain.say("blurlabel edit: cannot run xdg-open; open the URL yourself\n", to: STDERR_FILENO)
             return nil
         }

@@ -262,7 +262,17 @@ def open_run():
     os.makedirs(folder, exist_ok=True)
     record = os.path.join(work, "xdg-open-arguments")
     with open(os.path.join(folder, "xdg-open"), "w") as f:
-        f.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {shlex.quote(record)}.part && mv {shlex.quote(record)}.part {shlex.quote(record)}\n")
+        # awk, not sh (dash clears the signal mask it starts with), records its arguments and the
+        # signal mask and ignored signals it was started with; the arguments last, when all is written.
+        f.write("#!/usr/bin/awk -f\n"
+                "BEGIN {\n"
+                "  while ((getline line < \"/proc/self/status\") > 0) if (line ~ /^Sig(Blk|Ign):/) print line > \"" + record + ".signals\"\n"
+                "  close(\"" + record + ".signals\")\n"
+                "  for (i = 1; i < ARGC; i++) print ARGV[i] > \"" + record + ".part\"\n"
+                "  close(\"" + record + ".part\")\n"
+                "  system(\"mv '" + record + ".part' '" + record + "'\")\n"
+                "  exit\n"
+                "}\n")
     os.chmod(os.path.join(folder, "xdg-open"), 0o755)
     environment = dict(os.environ, PATH=folder + os.pathsep + os.environ["PATH"])
     process, url = start([os.path.join(work, "in.png"), "-o", os.path.join(work, "open.png"), "--open"], env=environment)
@@ -272,8 +282,14 @@ def open_run():
             fail("--open did not run xdg-open")
         time.sleep(0.05)
     arguments = open(record).read().splitlines()
+    lines = open(record + ".signals").read().splitlines()
     if arguments != [url]:
         fail(f"--open gave xdg-open {arguments}, not [{url!r}]")
+    # The browser it starts gets Ctrl-C, SIGTERM and SIGPIPE as usual: none blocked or ignored by the server's own settings.
+    masks = {line.split(":")[0]: int(line.split(":")[1], 16) for line in lines if line.startswith("Sig")}
+    stop_bits = sum(1 << (int(n) - 1) for n in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE))
+    if len(masks) != 2 or masks["SigBlk"] & stop_bits or masks["SigIgn"] & stop_bits:
+        fail(f"xdg-open started with signals blocked or ignored: {masks}")
     if request(url, "/" + url.split("/")[3] + "/")[0] != 200:
         fail("the URL handed to xdg-open does not answer")
     process.send_signal(signal.SIGTERM)
