@@ -1,19 +1,57 @@
 import BlurredLabelCore
 
 /// Finished PNGs by signed path, at most `limitBytes` of them (PNG bytes plus the key and a fixed
-/// overhead each); the oldest entries leave first when a new one needs room.
+/// overhead each). Least recently used leaves first: a hit moves its entry to the front, so the
+/// labels a shop's pages show all the time stay while one-off labels pass through.
 final class PNGCache: Sendable {
     struct Entry: Sendable {
         let png: [UInt8]
         let etag: String
     }
 
+    /// One entry in the recency list: its neighbours are indices into `State.nodes`.
+    private struct Node {
+        var key: String
+        var entry: Entry
+        var cost: Int
+        var newer = -1
+        var older = -1
+    }
+
+    /// A doubly linked list in an array, most recent at `newest`; freed slots are reused.
     private struct State {
-        var entries: [String: Entry] = [:]
-        /// Keys in insertion order; `head` is the oldest still present or removed.
-        var order: [String] = []
-        var head = 0
+        var index: [String: Int] = [:]
+        var nodes: [Node] = []
+        var free: [Int] = []
+        var newest = -1
+        var oldest = -1
         var bytes = 0
+
+        mutating func unlink(_ slot: Int) {
+            let (newer, older) = (nodes[slot].newer, nodes[slot].older)
+            if newer >= 0 { nodes[newer].older = older } else { newest = older }
+            if older >= 0 { nodes[older].newer = newer } else { oldest = newer }
+            nodes[slot].newer = -1
+            nodes[slot].older = -1
+        }
+
+        mutating func pushNewest(_ slot: Int) {
+            nodes[slot].older = newest
+            nodes[slot].newer = -1
+            if newest >= 0 { nodes[newest].newer = slot } else { oldest = slot }
+            newest = slot
+        }
+
+        mutating func removeOldest() {
+            let slot = oldest
+            unlink(slot)
+            index.removeValue(forKey: nodes[slot].key)
+            bytes -= nodes[slot].cost
+            // Keep the slot, drop what it holds.
+            nodes[slot].key = ""
+            nodes[slot].entry = Entry(png: [], etag: "")
+            free.append(slot)
+        }
     }
 
     let limitBytes: Int
@@ -25,30 +63,44 @@ final class PNGCache: Sendable {
         png.count + key.utf8.count + etag.utf8.count + 128
     }
 
-    func entry(_ key: String) -> Entry? { state.withLock { $0.entries[key] } }
+    /// The entry for `key`, which becomes the most recently used.
+    func entry(_ key: String) -> Entry? {
+        state.withLock { state in
+            guard let slot = state.index[key] else { return nil }
+            if state.newest != slot {
+                state.unlink(slot)
+                state.pushNewest(slot)
+            }
+            return state.nodes[slot].entry
+        }
+    }
 
+    /// Stores `entry` as the most recently used, removing the least recently used ones until it
+    /// fits. An entry larger than the whole limit is not stored.
     func insert(_ key: String, _ entry: Entry) {
         let cost = Self.cost(key: key, png: entry.png, etag: entry.etag)
         guard cost <= limitBytes else { return }
         state.withLock { state in
-            guard state.entries[key] == nil else { return }
-            while state.bytes + cost > limitBytes, state.head < state.order.count {
-                let oldest = state.order[state.head]
-                state.head += 1
-                if let removed = state.entries.removeValue(forKey: oldest) {
-                    state.bytes -= Self.cost(key: oldest, png: removed.png, etag: removed.etag)
-                }
+            guard state.index[key] == nil else { return }
+            while state.bytes + cost > limitBytes, state.oldest >= 0 { state.removeOldest() }
+            let node = Node(key: key, entry: entry, cost: cost)
+            let slot: Int
+            if let reused = state.free.popLast() {
+                state.nodes[reused] = node
+                slot = reused
+            } else {
+                state.nodes.append(node)
+                slot = state.nodes.count - 1
             }
-            if state.head > 1024 && state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
-                state.head = 0
-            }
-            state.entries[key] = entry
-            state.order.append(key)
+            state.pushNewest(slot)
+            state.index[key] = slot
             state.bytes += cost
         }
     }
 
     /// Bytes counted and entries held.
-    var size: (bytes: Int, entries: Int) { state.withLock { ($0.bytes, $0.entries.count) } }
+    var size: (bytes: Int, entries: Int) { state.withLock { ($0.bytes, $0.index.count) } }
+
+    /// Whether `key` is held, without counting as a use (for tests).
+    func contains(_ key: String) -> Bool { state.withLock { $0.index[key] != nil } }
 }

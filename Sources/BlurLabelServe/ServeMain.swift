@@ -142,7 +142,7 @@ public enum ServeMain {
         }
         server.withLock { $0 = started }
         say(
-            "blurlabel serve: listening on http://\(settings.host):\(started.port) (\(settings.workers) workers, \(settings.unsigned ? "unsigned /unsafe/ paths" : "\(keys.signing.count) signing key(s)"))\n",
+            "blurlabel serve: listening on http://\(HTTPServer.authority(settings.host, started.port)) (\(settings.workers) workers, \(settings.unsigned ? "unsigned /unsafe/ paths" : "\(keys.signing.count) signing key(s)"))\n",
             to: STDOUT_FILENO
         )
         var received: Int32 = 0

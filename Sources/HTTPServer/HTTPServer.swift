@@ -16,7 +16,8 @@ import Glibc
 /// of connections. Nothing a client sends reaches the handler unless it is a complete request.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
-        /// An IPv4 address to listen on (dotted quad).
+        /// The address to listen on: IPv4 (`127.0.0.1`, `0.0.0.0`) or IPv6 without brackets (`::1`,
+        /// `::`; IPv6 only, as nginx's `listen [::]:80`).
         public var host = "127.0.0.1"
         /// 0 lets the kernel choose (read `port` after starting).
         public var port: UInt16 = 0
@@ -55,14 +56,15 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening and serving at once.
     public init(_ configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil) throws {
-        var address = in_addr()
-        guard inet_pton(AF_INET, configuration.host, &address) == 1 else {
-            throw StartError(description: "'\(configuration.host)' is not an IPv4 address")
+        guard Self.isAddress(configuration.host) else {
+            throw StartError(description: "'\(configuration.host)' is not an IPv4 or IPv6 address")
         }
         let core = ServerCore(configuration: configuration, handler: handler, observer: observer)
+        let host = strdup(configuration.host)
+        defer { free(host) }
         var settings = bl_http_settings(
-            address: address.s_addr,
-            port: configuration.port.bigEndian,
+            host: host,
+            port: configuration.port,
             threads: UInt32(max(1, configuration.threads)),
             connection_limit: UInt32(max(1, configuration.connectionLimit)),
             timeout_seconds: UInt32(max(1, configuration.idleTimeoutSeconds)),
@@ -83,13 +85,24 @@ public final class HTTPServer: Sendable {
             Unmanaged<ServerCore>.fromOpaque(context).release()
             throw StartError(
                 description:
-                    "cannot listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine?)"
+                    "cannot listen on \(Self.authority(configuration.host, configuration.port)) (in use, or not an address of this machine?)"
             )
         }
         self.core = core
         self.daemon = UInt(bitPattern: started)
         self.port = bl_http_port(started)
         core.deadlines.start()
+    }
+
+    /// Whether `host` is an IPv4 or an IPv6 address (numeric, IPv6 without brackets).
+    public static func isAddress(_ host: String) -> Bool {
+        var buffer = in6_addr()
+        return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
+    }
+
+    /// `host:port` as a URL writes it: an IPv6 address in brackets.
+    public static func authority(_ host: String, _ port: UInt16) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Requests read and not yet finished.

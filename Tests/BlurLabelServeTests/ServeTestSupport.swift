@@ -34,7 +34,8 @@ final class TestServer: Sendable {
         workers workerCount: Int = 2,
         queue: Int = 32,
         idleTimeout: Int = 10,
-        ioThreads: Int = 2
+        ioThreads: Int = 2,
+        host: String = "127.0.0.1"
     ) throws {
         let keys = try Keys { environment[$0] }
         workers = BoundedWorkers(threads: workerCount, capacity: queue)
@@ -49,6 +50,7 @@ final class TestServer: Sendable {
         self.service = service
         var configuration = HTTPServer.Configuration()
         configuration.threads = ioThreads
+        configuration.host = host
         configuration.idleTimeoutSeconds = idleTimeout
         let metrics = service.metrics
         server = try HTTPServer(configuration, handler: { service.handle($0, $1) }, observer: { metrics.record($0) })
@@ -96,20 +98,36 @@ enum RawHTTP {
 
     enum Failure: Error { case connect, noReply }
 
-    /// A connected socket with receive and send timeouts.
-    static func connect(port: UInt16, timeout: Double = 10) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// A connected socket with receive and send timeouts, to `host` (IPv4, or IPv6 without
+    /// brackets).
+    static func connect(port: UInt16, timeout: Double = 10, host: String = "127.0.0.1") throws -> Int32 {
+        let six = host.contains(":")
+        let fd = socket(six ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.connect }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        var connected: Int32 = -1
+        if six {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            if inet_pton(AF_INET6, host, &address.sin6_addr) == 1 {
+                connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                    }
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         guard connected == 0 else {
@@ -149,8 +167,15 @@ enum RawHTTP {
     }
 
     /// Sends `bytes` on a new connection and returns all it gets back.
-    static func exchange(_ bytes: [UInt8], port: UInt16, timeout: Double = 10) throws -> [UInt8] {
-        let fd = try connect(port: port, timeout: timeout)
+    static func exchange(
+        _ bytes: [UInt8],
+        port: UInt16,
+        timeout: Double = 10,
+        host: String = "127.0.0.1"
+    ) throws
+        -> [UInt8]
+    {
+        let fd = try connect(port: port, timeout: timeout, host: host)
         defer { close(fd) }
         sendAll(fd, bytes)
         return readAll(fd, oneResponse: true)
@@ -160,12 +185,13 @@ enum RawHTTP {
         _ path: String,
         port: UInt16,
         method: String = "GET",
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        host: String = "127.0.0.1"
     ) throws -> Reply {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         text += "\r\n"
-        guard let reply = parse(try exchange(Array(text.utf8), port: port)) else { throw Failure.noReply }
+        guard let reply = parse(try exchange(Array(text.utf8), port: port, host: host)) else { throw Failure.noReply }
         return reply
     }
 

@@ -1,9 +1,11 @@
 import BlurredLabelCore
+import Glibc
 
 /// `blurlabel serve`'s settings, each from its option, else its environment variable, else the
 /// default. Parsed here, by the command line's parser and value checks; the server itself is
 /// the separate `blurlabel-serve` executable (Package.swift says why).
 package struct ServeSettings: Sendable {
+    /// IPv4 (`127.0.0.1`) or IPv6 without brackets (`::1`).
     package var host = "127.0.0.1"
     package var port: UInt16 = 8080
     package var workers = ProcessorCount.available()
@@ -48,7 +50,7 @@ package struct ServeSettings: Sendable {
             "listen",
             .text("ADDR:PORT"),
             shown: "\(defaults.host):\(defaults.port)",
-            help: "IPv4 address and port"
+            help: "address and port: IPv4 (0.0.0.0:8080) or IPv6 in brackets ([::]:8080)"
         ),
         variable: "BLURLABEL_LISTEN"
     )
@@ -154,11 +156,13 @@ package struct ServeSettings: Sendable {
         do {
             if let text = try listen.value(options, environment) {
                 let name = listen.option.isGiven(in: options) ? listen.option.name : listen.variable
-                guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...])
-                else {
-                    throw UsageError(message: "\(name) needs ADDR:PORT (an IPv4 address and a port), got '\(text)'")
+                guard let (host, port) = Self.address(text) else {
+                    throw UsageError(
+                        message:
+                            "\(name) needs ADDR:PORT (an IPv4 address, or an IPv6 address in brackets, and a port from 0 to 65535), got '\(text)'"
+                    )
                 }
-                settings.host = String(text[..<colon])
+                settings.host = host
                 settings.port = port
             }
             settings.workers = try workers.value(options, environment)
@@ -173,9 +177,37 @@ package struct ServeSettings: Sendable {
         }
         settings.unsigned = parsed.has(unsigned.name) || environment("BLURLABEL_UNSIGNED") == "1"
         settings.accessLog = !(parsed.has(noAccessLog.name) || environment("BLURLABEL_ACCESS_LOG") == "0")
-        if settings.unsigned && !settings.host.hasPrefix("127.") {
-            throw URLLabelOptions.Failure("\(unsigned.name) listens on loopback only (127.0.0.1), not \(settings.host)")
+        if settings.unsigned && !Self.isLoopback(settings.host) {
+            throw URLLabelOptions.Failure(
+                "\(unsigned.name) listens on loopback only (127.0.0.0/8 or [::1]), not \(settings.host)"
+            )
         }
         return .run(settings)
+    }
+
+    /// `ADDR:PORT` with an IPv4 address, or `[ADDR]:PORT` with an IPv6 one: the address (without
+    /// brackets) and the port; nil when it is neither (a host name, say: no lookups here).
+    package static func address(_ text: String) -> (host: String, port: UInt16)? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]),
+            text[text.index(after: colon)...].allSatisfy(\.isASCII)
+        else { return nil }
+        var host = text[..<colon]
+        var buffer = in6_addr()
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = host.dropFirst().dropLast()
+            guard inet_pton(AF_INET6, String(host), &buffer) == 1 else { return nil }
+        } else {
+            guard inet_pton(AF_INET, String(host), &buffer) == 1 else { return nil }
+        }
+        return (String(host), port)
+    }
+
+    /// Whether `host` (as `address` gives it) is a loopback address: 127.0.0.0/8 or ::1.
+    package static func isLoopback(_ host: String) -> Bool {
+        var four = in_addr()
+        if inet_pton(AF_INET, host, &four) == 1 { return UInt32(bigEndian: four.s_addr) >> 24 == 127 }
+        var six = in6_addr()
+        guard inet_pton(AF_INET6, host, &six) == 1 else { return false }
+        return withUnsafeBytes(of: &six) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
     }
 }

@@ -8,8 +8,9 @@
 /// What the Swift layer asks of libmicrohttpd's daemon. MHD_start_daemon takes its options as C
 /// variadic arguments, which Swift cannot pass: this shim is the one place they are spelled.
 struct bl_http_settings {
-    /// IPv4 address and port, network byte order.
-    uint32_t address;
+    /// The address to listen on, as text: an IPv4 dotted quad or an IPv6 address (no brackets).
+    const char *host;
+    /// The port, host byte order (0: the kernel chooses).
     uint16_t port;
     /// Threads polling the connections (epoll), each serving its share.
     unsigned int threads;
@@ -20,7 +21,8 @@ struct bl_http_settings {
     size_t connection_memory;
 };
 
-/// Starts the daemon; NULL when it cannot (the port is taken, say). The access handler, the
+/// Starts the daemon; NULL when it cannot (the port is taken, `host` is no address, say). An IPv6
+/// address listens on IPv6 only (IPV6_V6ONLY, as nginx's `listen [::]:80`). The access handler, the
 /// completion callback and an unescaper that leaves the path as the client sent it (signatures
 /// are over the raw path).
 struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_AccessHandlerCallback handler,
