@@ -85,8 +85,8 @@ public struct SecureOptions: Equatable, Sendable {
 
 /// A canvas size in pixels, both sides positive.
 public struct CanvasSize: Equatable, Sendable {
-    package let width: Int
-    package let height: Int
+    public let width: Int
+    public let height: Int
 
     /// The largest side a canvas may have (a 16384² canvas is already 1 GiB of pixels).
     package static let maximumSide = 16_384
