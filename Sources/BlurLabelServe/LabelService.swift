@@ -29,7 +29,17 @@ final class LabelService: Sendable {
     /// text, or ciphertext: never a hash of a secret text alone).
     static func etag(_ rest: String) -> String {
         let digest = Crypto.sha256(Array("blurlabel \(CommandLineTool.version)\n\(rest)".utf8))
-        return "\"" + digest[0..<16].map { cFormat("%02x", UInt32($0)) }.joined() + "\""
+        // Hex digits from a table: this runs on a connection thread for every label request, and
+        // sixteen cFormat calls (a variadic cast each) were half of that thread's own work.
+        let digits = Array("0123456789abcdef".utf8)
+        var tag: [UInt8] = [UInt8(ascii: "\"")]
+        tag.reserveCapacity(34)
+        for byte in digest[0..<16] {
+            tag.append(digits[Int(byte >> 4)])
+            tag.append(digits[Int(byte & 15)])
+        }
+        tag.append(UInt8(ascii: "\""))
+        return String(decoding: tag, as: UTF8.self)
     }
 
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponse? {

@@ -1,3 +1,5 @@
+import BlurLabelCLI
+import Foundation
 import Testing
 
 @testable import BlurLabelServe
@@ -92,5 +94,8 @@ struct SigningTests {
         #expect(LabelService.matches("*", tag))
         #expect(!LabelService.matches("\"x\"", tag))
         #expect(LabelService.etag("/size:33/YQ.png") != tag)
+        // The engine's version and the path, SHA-256, the first 16 bytes in lowercase hex.
+        let digest = Crypto.sha256(Array("blurlabel \(CommandLineTool.version)\n/size:32/YQ.png".utf8))
+        #expect(tag == "\"" + digest[0..<16].map { String(format: "%02x", $0) }.joined() + "\"")
     }
 }
