@@ -120,7 +120,7 @@ struct FontFallbackCommandTests {
         )
     }
 
-    /// fontconfig starts only when a character is missing from the chain (issue #13: start-up
+    /// fontconfig starts only when a character is missing from the chain (start-up
     /// stays small): with a configuration file that does not exist, fontconfig complains on
     /// stderr when it starts, and a label the embedded fonts cover never makes it start.
     /// `--font FILE#INDEX` names a face of a file in the current folder too (without a slash it

@@ -10,7 +10,7 @@ import Foundation
 /// rename, as `FileIO.write`). Each phase is timed over all labels in a row, so each runs warm,
 /// in the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so that other processes on a busy
 /// machine count less. The compression inside encode is also timed alone, with libdeflate's level
-/// 1 (now) and with zlib's run-length strategy (the writer before issue 32) on the same filtered
+/// 1 (now) and with zlib's run-length strategy (the earlier writer) on the same filtered
 /// rows: encode before = encode − libdeflate + zlib.
 enum LabelPhases {
     /// This thread's CPU time in seconds.
