@@ -225,6 +225,8 @@ enum AnimateCommand {
         let height: Int
         /// Frames made at once.
         let window: Int
+        /// Frames made and encoded at once.
+        let fileWindow: Int
         let levels: ([Int]) throws -> [Image]
         /// The same as PNG files, encoded side by side.
         let files: ([Int], PNGEncoder) throws -> [[UInt8]]
@@ -242,7 +244,7 @@ enum AnimateCommand {
                     maxRadius: request.maxRadius,
                     steps: request.steps
                 )
-                (width, height, window) = (plan.width, plan.height, threads)
+                (width, height, window, fileWindow) = (plan.width, plan.height, threads, threads)
                 levels = { try plan.levels($0, threads: threads) }
                 files = { indices, encoder in try plan.levels(indices, threads: threads).map { try encoder.encode($0) }
                 }
@@ -256,7 +258,9 @@ enum AnimateCommand {
                     tint: tint
                 )
                 // A picture that keeps every core busy on its own is made one frame at a time.
+                // and its files as many at a time as fit in memory, each compressed on one core.
                 (width, height, window) = (plan.width, plan.height, plan.levelsAtOnce(threads: threads))
+                fileWindow = plan.filesAtOnce(threads: threads)
                 levels = { try plan.levels($0, threads: threads) }
                 files = { indices, encoder in try plan.encodedLevels(indices, encoder: encoder, threads: threads) }
             }
@@ -288,7 +292,7 @@ enum AnimateCommand {
         func forEachFile(_ order: [Int], encoder: PNGEncoder, _ body: ([UInt8]) throws -> Void) throws {
             var start = 0
             while start < order.count {
-                let chunk = Array(order[start..<min(order.count, start + window)])
+                let chunk = Array(order[start..<min(order.count, start + fileWindow)])
                 for file in try files(chunk, encoder) { try body(file) }
                 start += chunk.count
             }

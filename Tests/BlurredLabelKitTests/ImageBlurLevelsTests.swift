@@ -66,21 +66,37 @@ struct ImageBlurLevelsTests {
     }
 
     /// The frames `animate --image` writes: the same files for any thread count, whether the
-    /// picture is blurred a level at a time on every thread (2 and 4 threads here) or a level per
-    /// thread (8), and each the encoding of the level.
-    @Test func encodedLevelsAreTheSameFilesForAnyThreadCount() throws {
-        let plan = try ImageBlurLevelPlan(
-            image: try translucentPicture(width: 300, height: 300),
-            maxRadius: 12,
-            steps: 3
-        )
+    /// levels are made one at a time (1 thread) or several side by side, each blurred on its
+    /// share of the threads (2, 3, 4, 8), and each the encoding of the level: a translucent
+    /// picture (RGBA) and an opaque one (RGB, packed by the writer itself).
+    @Test(arguments: [false, true])
+    func encodedLevelsAreTheSameFilesForAnyThreadCount(opaque: Bool) throws {
+        var picture = try translucentPicture(width: 300, height: 300)
+        if opaque {
+            picture = try Image(
+                width: 300,
+                height: 300,
+                premultipliedRGBA: picture.pixels.enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+            )
+        }
+        let plan = try ImageBlurLevelPlan(image: picture, maxRadius: 12, steps: 3)
         let encoder = PNGEncoder(compressionLevel: 1)
         let one = try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: 1)
-        #expect(plan.levelsAtOnce(threads: 4) == 1 && plan.levelsAtOnce(threads: 8) == 8)
-        for threads in [2, 4, 8] {
+        #expect(plan.filesAtOnce(threads: 4) == 4 && plan.filesAtOnce(threads: 8) == 8)
+        for threads in [2, 3, 4, 8] {
             #expect(try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: threads) == one)
         }
-        #expect(try PNGDecoder.decode(one[2]) == (try plan.level(2)))
+        for level in 0...3 { #expect(try PNGDecoder.decode(one[level]) == (try plan.level(level))) }
+    }
+
+    /// Frames in flight are bounded by memory, not by the step count or only by the cores: four
+    /// of a 3840×2160 picture (a gigabyte at 32 bytes a pixel) even with 16 threads.
+    @Test func framesInFlightAreBoundedByMemory() throws {
+        let plan = try ImageBlurLevelPlan(image: try Image(width: 3840, height: 2160), maxRadius: 20, steps: 100)
+        #expect(plan.filesAtOnce(threads: 16) == 4 && plan.filesAtOnce(threads: 2) == 2)
+        #expect(plan.filesAtOnce(threads: 1) == 1)
+        let huge = try ImageBlurLevelPlan(image: try Image(width: 8192, height: 8192), maxRadius: 20, steps: 100)
+        #expect(huge.filesAtOnce(threads: 16) == 1)
     }
 
     @Test func amountsPickTheNearestStepAndZeroIsThePicture() async throws {

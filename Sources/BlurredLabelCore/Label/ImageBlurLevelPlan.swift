@@ -65,9 +65,25 @@ package struct ImageBlurLevelPlan: Sendable {
             .map { try $0.get() }
     }
 
-    /// The same levels as PNG files made by `encoder`, each encoded on the thread that made it
-    /// (a large picture's one at a time, the encoder compressing it on every core), so frames
-    /// are encoded on every core whatever the picture's size. The bytes do not depend on `threads`.
+    /// How many levels `encodedLevels(_:encoder:threads:)` makes and encodes side by side: one a
+    /// thread, as many as fit in `filesInFlightBytes` at `bytesPerFramePixel` each (a streaming
+    /// caller asks for this many at a time, so memory holds that many frames whatever the step
+    /// count: 4 of a 3840×2160 picture).
+    package func filesAtOnce(threads: Int) -> Int {
+        let perFile = max(1, width * height * Self.bytesPerFramePixel)
+        return max(1, min(max(1, threads), Self.filesInFlightBytes / perFile))
+    }
+
+    /// Memory for the frames `encodedLevels` has in flight at once.
+    static let filesInFlightBytes = 1 << 30
+    /// What one frame in flight holds a pixel: the level (4 bytes), the recursive blur's float
+    /// plane (16), the packed rows, the filtered rows and the compressed file (4 each at most).
+    static let bytesPerFramePixel = 32
+
+    /// The same levels as PNG files made by `encoder`, `filesAtOnce(threads:)` side by side, each
+    /// encoded whole on the thread that made it (`PNGEncoder.encodeOnCallingThread`: libdeflate,
+    /// one call a frame), its blur on its share of the threads. The bytes do not depend on
+    /// `threads`.
     package func encodedLevels(
         _ indices: [Int],
         encoder: PNGEncoder,
@@ -76,11 +92,10 @@ package struct ImageBlurLevelPlan: Sendable {
         -> [[UInt8]]
     {
         for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
-        if levelsAtOnce(threads: threads) == 1 {
-            return try indices.map { try encoder.encode(try level($0, threads: threads)) }
-        }
-        return try parallelMap(indices.count, threads: threads) { i in
-            Result { try encoder.encode(try level(indices[i], threads: 1)) }
+        let atOnce = filesAtOnce(threads: threads)
+        let perLevel = max(1, threads / atOnce)
+        return try parallelMap(indices.count, threads: atOnce) { i in
+            Result { try encoder.encodeOnCallingThread(try level(indices[i], threads: perLevel)) }
         }
         .map { try $0.get() }
     }

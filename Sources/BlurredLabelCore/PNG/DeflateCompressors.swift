@@ -60,4 +60,24 @@ enum DeflateCompressors {
         }
         return written > 0 ? stream : nil
     }
+
+    /// The most bytes `zlibCompress` may write for `count` bytes at `level`; nil when libdeflate
+    /// could not allocate a compressor.
+    static func zlibBound(count: Int, level: Int32) -> Int? {
+        guard let compressor = compressor(level: level) else { return nil }
+        return libdeflate_zlib_compress_bound(compressor, count)
+    }
+
+    /// The zlib stream of the `count` bytes at `data` at `level`, written to `out` (`capacity`
+    /// bytes, at least `zlibBound`); its length, or 0 when it could not be made.
+    static func zlibCompress(
+        _ data: UnsafeRawPointer,
+        count: Int,
+        level: Int32,
+        into out: UnsafeMutableRawPointer,
+        capacity: Int
+    ) -> Int {
+        guard let compressor = compressor(level: level) else { return 0 }
+        return libdeflate_zlib_compress(compressor, data, count, out, capacity)
+    }
 }

@@ -66,14 +66,28 @@ public struct PNGEncoder: Sendable {
         return try encode(image, exactPlan: plan)
     }
 
+    /// The PNG file for `image`, compressed on the calling thread alone, for callers that encode
+    /// several images at once (a picture's animation frames, one per core): a picture larger than
+    /// a label goes to `WholePNGWriter` (libdeflate, the whole image in one call) instead of
+    /// `ParallelPNGWriter` or libpng; smaller images get what `encode` writes. The bytes do not
+    /// depend on the thread count, but differ from `encode`'s for such pictures (the same pixels).
+    package func encodeOnCallingThread(_ image: Image) throws -> [UInt8] {
+        try encode(image, exactPlan: .smallest(for: [image]), callingThreadOnly: true)
+    }
+
     /// The encoding itself, for a plan known to hold the image.
-    private func encode(_ image: Image, exactPlan plan: PNGColorPlan) throws -> [UInt8] {
+    private func encode(
+        _ image: Image,
+        exactPlan plan: PNGColorPlan,
+        callingThreadOnly: Bool = false
+    ) throws
+        -> [UInt8]
+    {
         guard !image.isEmpty else {
             throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))")
         }
         // The level may have been set after `init`, which clamps it.
         let compressionLevel = min(9, max(0, self.compressionLevel))
-        let (rows, rowBytes) = Self.packRows(image, plan: plan)
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
         if case let .palette(entries, _) = plan {
@@ -84,6 +98,18 @@ public struct PNGEncoder: Sendable {
                 if a != 255 { paletteAlpha.append(a) }
             }
         }
+        if callingThreadOnly && strategy == .automatic && filters == nil && compressionLevel > 0
+            && image.width * image.height > Self.smallImagePixels
+        {
+            return try WholePNGWriter.encode(
+                image,
+                plan: plan,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: compressionLevel
+            )
+        }
+        let (rows, rowBytes) = Self.packRows(image, plan: plan)
         if strategy == .automatic && filters == nil && compressionLevel > 0
             && image.width * image.height >= Self.parallelImagePixels
         {
