@@ -1,5 +1,7 @@
-/// PNG files for pictures larger than a label, written on the calling thread: rows filtered with
-/// libpng's minimum-sum heuristic (`PNGRowFilter`), then the whole filtered image compressed by
+/// PNG files for pictures larger than a label, written on the calling thread: every row
+/// Paeth-filtered (palette and grey below 8 bits: libpng's minimum-sum heuristic, `PNGRowFilter`;
+/// on a 3840×2160 screenshot's blurred frames the heuristic chose Paeth for nearly every row and
+/// cost four times as much), then the whole filtered image compressed by
 /// libdeflate in one call, at the libdeflate level of the same number as the zlib level asked
 /// for. For callers that encode several pictures at once, one per core (`ImageBlurLevelPlan`'s
 /// frames), where `ParallelPNGWriter` spreads one picture over the cores with zlib: libdeflate
@@ -43,13 +45,23 @@ enum WholePNGWriter {
         let filtered = base + rowsCount
         let compressed = filtered + filteredCount
         func filter(_ pixels: UnsafePointer<UInt8>) {
-            PNGRowFilter.filter(
-                pixels: pixels,
-                rowBytes: rowBytes,
-                bytesPerPixel: plan.filterBytesPerPixel,
-                rows: 0..<height,
-                into: filtered
-            )
+            if plan.isPalette || plan.bitDepth < 8 {
+                PNGRowFilter.filter(
+                    pixels: pixels,
+                    rowBytes: rowBytes,
+                    bytesPerPixel: plan.filterBytesPerPixel,
+                    rows: 0..<height,
+                    into: filtered
+                )
+            } else {
+                PNGRowFilter.paethRows(
+                    pixels: pixels,
+                    rowBytes: rowBytes,
+                    bytesPerPixel: plan.filterBytesPerPixel,
+                    height: height,
+                    into: filtered
+                )
+            }
         }
         if let packed {
             packed.withUnsafeBufferPointer { filter($0.baseAddress!) }
