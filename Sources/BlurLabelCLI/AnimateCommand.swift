@@ -51,7 +51,7 @@ enum AnimateCommand {
         .integer("0-9", 0...9),
         default: PNGEncoder().compressionLevel,
         shown: "\(PNGEncoder().compressionLevel); \(pictureCompression) with --image",
-        help: "zlib level of the frames"
+        help: "compression level of the frames: 0 stored, 1 fastest (libdeflate), 9 smallest"
     )
     /// A picture's frames default to level 1 (libdeflate's, each frame whole): on a 3840x2160
     /// screenshot's blur, files a third smaller than OpenCV's default (Benchmarks/run-animate).
