@@ -196,9 +196,12 @@ final class BatchRunner: Sendable {
             do { level = try CommonOptions.compression.value(in: line.options) } catch let error as UsageError {
                 throw LineError(error.message)
             }
-            let picture = try LabelPipeline(style: style).picture(of: line.text)
+            let picture = try LabelPipeline(style: style).png(
+                of: line.text,
+                encoder: PNGEncoder(compressionLevel: level)
+            )
             let written = try folder.write(
-                try PNGEncoder(compressionLevel: level).encode(picture.image),
+                picture.bytes,
                 to: line.output,
                 publish: existing == .redo ? .replacing : .keeping
             )

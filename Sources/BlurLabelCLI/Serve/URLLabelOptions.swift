@@ -41,8 +41,7 @@ package enum URLLabelOptions {
         do {
             let style = try LabelOptions.style(options, text: text)
             let level = try CommonOptions.compression.value(in: options)
-            let picture = try LabelPipeline(style: style).picture(of: text)
-            return try PNGEncoder(compressionLevel: level).encode(picture.image)
+            return try LabelPipeline(style: style).png(of: text, encoder: PNGEncoder(compressionLevel: level)).bytes
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }

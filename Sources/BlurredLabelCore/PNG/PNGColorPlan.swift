@@ -122,7 +122,7 @@ package enum PNGColorPlan: Equatable, Sendable {
         return survey.opaque ? .rgb : .rgba
     }
 
-    fileprivate static func smallestGreyDepth(_ used: [Bool]) -> Int {
+    static func smallestGreyDepth(_ used: [Bool]) -> Int {
         for (depth, step) in [(1, 255), (2, 85), (4, 17)] {
             if used.indices.allSatisfy({ !used[$0] || $0 % step == 0 }) { return depth }
         }

@@ -1,0 +1,55 @@
+/// A label's picture written as PNG, with what `picture(of:)` says about it.
+package struct EncodedLabel: Sendable {
+    package let bytes: [UInt8]
+    package let clipped: Bool
+    package let missingCharacters: [Unicode.Scalar]
+    package let fontWarnings: [String]
+    /// True when the grey rows were composited straight from the blurred mask (for tests).
+    package let viaGreyRows: Bool
+}
+
+extension LabelPipeline {
+    /// The label's picture as PNG, what `batch` and `serve` write: the bytes
+    /// `encoder.encode(picture(of: text).image)` gives. A label whose colour and background are
+    /// opaque greys (black on white, the price tag) on a canvas of its own size goes from the
+    /// blurred mask straight to the PNG's grey rows (`PNGEncoder.encodeGrey`), skipping the RGBA
+    /// picture, the colour survey and the row packing.
+    package func png(of text: String, encoder: PNGEncoder) throws -> EncodedLabel {
+        try style.checkPadding()
+        let source = try source(of: text)
+        let ink = try ink(of: source.rendered, padding: padding(radius: style.radius))
+        let blurred = blurred(ink, radius: style.radius)
+        let missing = source.text?.missingCharacters ?? []
+        let warnings = source.text?.fontWarnings ?? []
+        if style.canvas == nil, case let .coverage(mask) = blurred, let levels = greyLevels(),
+            let bytes = encoder.encodeGrey(mask, levels: levels)
+        {
+            return EncodedLabel(
+                bytes: bytes,
+                clipped: false,
+                missingCharacters: missing,
+                fontWarnings: warnings,
+                viaGreyRows: true
+            )
+        }
+        let (image, clipped) = try composite(blurred)
+        return EncodedLabel(
+            bytes: try encoder.encode(image),
+            clipped: clipped,
+            missingCharacters: missing,
+            fontWarnings: warnings,
+            viaGreyRows: false
+        )
+    }
+
+    /// The composite's 256 pixels as 8-bit grey when every one is opaque grey, else nil.
+    private func greyLevels() -> [UInt8]? {
+        var levels = [UInt8](repeating: 0, count: 256)
+        for (coverage, pixel) in Composite.table(color: style.color, background: style.background).enumerated() {
+            let grey = pixel & 0xFF
+            guard pixel == grey &* 0x01_0101 | 0xFF00_0000 else { return nil }
+            levels[coverage] = UInt8(grey)
+        }
+        return levels
+    }
+}
