@@ -14,7 +14,7 @@ public func fuzzManifestLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
     if let quick, quick != line.output {
         fatalError("quickOutput '\(quick)' differs from the parsed output '\(line.output)'")
     }
-    if (try? line.options.string("font")) == nil {
+    if !LabelOptions.font.isGiven(in: line.options) {
         _ = try? line.style()
     }
     return 0
