@@ -15,10 +15,7 @@ extension LabelPipeline {
     /// blurred mask straight to the PNG's grey rows (`PNGEncoder.encodeGrey`), skipping the RGBA
     /// picture, the colour survey and the row packing.
     package func png(of text: String, encoder: PNGEncoder) throws -> EncodedLabel {
-        try style.checkPadding()
-        let source = try source(of: text)
-        let ink = try ink(of: source.rendered, padding: padding(radius: style.radius))
-        let blurred = blurred(ink, radius: style.radius)
+        let (source, blurred) = try blurredInk(of: text)
         let missing = source.text?.missingCharacters ?? []
         let warnings = source.text?.fontWarnings ?? []
         if style.canvas == nil, case let .coverage(mask) = blurred, let levels = greyLevels(),

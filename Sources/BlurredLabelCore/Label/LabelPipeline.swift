@@ -168,10 +168,7 @@ public struct LabelPipeline: Sendable {
     /// radius is above 0 or in secure mode (where even σ 0 shows the decoy, never the text), sharp
     /// otherwise.
     public func picture(of text: String) throws -> Picture {
-        try style.checkPadding()
-        let source = try source(of: text)
-        let ink = try ink(of: source.rendered, padding: padding(radius: style.radius))
-        let blurred = blurred(ink, radius: style.radius)
+        let (source, blurred) = try blurredInk(of: text)
         let (image, clipped) = try composite(blurred)
         return Picture(
             image: image,
@@ -179,6 +176,15 @@ public struct LabelPipeline: Sendable {
             missingCharacters: source.text?.missingCharacters ?? [],
             fontWarnings: source.text?.fontWarnings ?? []
         )
+    }
+
+    /// Steps 1 to 3 at the style's radius: what the picture shows, and its ink blurred (what
+    /// `picture(of:)` composites and `png(of:encoder:)` writes).
+    func blurredInk(of text: String) throws -> (source: LabelSource, ink: LabelInk) {
+        try style.checkPadding()
+        let source = try source(of: text)
+        let ink = try ink(of: source.rendered, padding: padding(radius: style.radius))
+        return (source, blurred(ink, radius: style.radius))
     }
 
     /// Characters of `text` that no font in the style's chain has.

@@ -125,19 +125,8 @@ public struct PNGEncoder: Sendable {
                 threads: defaultThreadCount
             )
         }
-        var strategy = self.strategy
-        var filters = self.filters
-        if strategy == .automatic {
-            let small = image.width * image.height <= Self.smallImagePixels
-            strategy = small ? .runLength : .standard
-            // Paeth suits grey and colour rows; palette indices compress best unfiltered (libpng's choice).
-            if small && filters == nil && !plan.isPalette { filters = .paeth }
-        }
-        // Small images only: the writer holds the filtered image and its compressed copy whole,
-        // where libpng streams rows (the same bytes either way).
-        if strategy == .runLength && compressionLevel > 0 && !libpngOnly
-            && image.width * image.height <= Self.smallImagePixels,
-            let filter = Self.smallWriterFilter(filters, plan: plan),
+        let (strategy, filters) = settings(pixels: image.width * image.height, plan: plan)
+        if let filter = smallWriterFilter(pixels: image.width * image.height, plan: plan),
             let file = SmallPNGWriter.encode(
                 rows: rows,
                 rowBytes: rowBytes,
@@ -194,6 +183,26 @@ public struct PNGEncoder: Sendable {
         var bits: Int32 = 9
         while bits < 15 && (1 << bits) < dataCount { bits += 1 }
         return bits
+    }
+
+    /// The strategy and filters `encode` uses for a `pixels`-pixel image of `plan`: `automatic` is
+    /// the run-length strategy with Paeth for small images (palette indices unfiltered, libpng's
+    /// choice: they compress best so), the standard one above.
+    private func settings(pixels: Int, plan: PNGColorPlan) -> (strategy: Strategy, filters: RowFilters?) {
+        guard strategy == .automatic else { return (strategy, filters) }
+        let small = pixels <= Self.smallImagePixels
+        return (small ? .runLength : .standard, small && filters == nil && !plan.isPalette ? .paeth : filters)
+    }
+
+    /// The row filter `SmallPNGWriter` writes a `pixels`-pixel image of `plan` with, or nil when
+    /// `encode` leaves it to another writer. Small images only: that writer holds the filtered
+    /// image and its compressed copy whole, where libpng streams rows (the same bytes either way).
+    func smallWriterFilter(pixels: Int, plan: PNGColorPlan) -> SmallPNGWriter.RowFilter? {
+        let (strategy, filters) = settings(pixels: pixels, plan: plan)
+        guard strategy == .runLength, min(9, max(0, compressionLevel)) > 0, !libpngOnly,
+            pixels <= Self.smallImagePixels
+        else { return nil }
+        return Self.smallWriterFilter(filters, plan: plan)
     }
 
     /// The one row filter libpng would use, when it is one `SmallPNGWriter` writes: Paeth when asked
