@@ -1,8 +1,7 @@
 #include "http_shim.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
 
 /// Leaves the path and query as sent: no percent-decoding (the signature covers the raw bytes).
 static size_t keep_raw(void *context, struct MHD_Connection *connection, char *text) {
@@ -15,27 +14,11 @@ struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_Ac
                                  void *handler_context, MHD_RequestCompletedCallback completed,
                                  void *completed_context, MHD_NotifyConnectionCallback connections,
                                  void *connections_context) {
-    struct sockaddr_in address4;
-    struct sockaddr_in6 address6;
-    struct sockaddr *address;
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_TURBO;
-    memset(&address4, 0, sizeof address4);
-    memset(&address6, 0, sizeof address6);
-    if (inet_pton(AF_INET, settings->host, &address4.sin_addr) == 1) {
-        address4.sin_family = AF_INET;
-        address4.sin_port = htons(settings->port);
-        address = (struct sockaddr *)&address4;
-    } else if (inet_pton(AF_INET6, settings->host, &address6.sin6_addr) == 1) {
-        address6.sin6_family = AF_INET6;
-        address6.sin6_port = htons(settings->port);
-        address = (struct sockaddr *)&address6;
-        flags |= MHD_USE_IPv6;
-    } else {
-        return NULL;
-    }
+    if (settings->address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(
         flags, settings->port, NULL, NULL, handler, handler_context,
-        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_SOCK_ADDR, settings->address,
         MHD_OPTION_THREAD_POOL_SIZE, settings->threads,
         MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, settings->timeout_seconds,

@@ -56,32 +56,33 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening and serving at once.
     public init(_ configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil) throws {
-        guard Self.isAddress(configuration.host) else {
+        guard var address = Self.socketAddress(configuration.host, configuration.port) else {
             throw StartError(description: "'\(configuration.host)' is not an IPv4 or IPv6 address")
         }
         let core = ServerCore(configuration: configuration, handler: handler, observer: observer)
-        let host = strdup(configuration.host)
-        defer { free(host) }
-        var settings = bl_http_settings(
-            host: host,
-            port: configuration.port,
-            threads: UInt32(max(1, configuration.threads)),
-            connection_limit: UInt32(max(1, configuration.connectionLimit)),
-            timeout_seconds: UInt32(max(1, configuration.idleTimeoutSeconds)),
-            connection_memory: max(4096, configuration.connectionMemoryBytes)
-        )
         let context = Unmanaged.passRetained(core).toOpaque()
-        guard
-            let started = bl_http_start(
-                &settings,
-                accessHandler,
-                context,
-                completedHandler,
-                context,
-                connectionHandler,
-                context
-            )
-        else {
+        let started = withUnsafePointer(to: &address) { storage in
+            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                var settings = bl_http_settings(
+                    address: address,
+                    port: configuration.port,
+                    threads: UInt32(max(1, configuration.threads)),
+                    connection_limit: UInt32(max(1, configuration.connectionLimit)),
+                    timeout_seconds: UInt32(max(1, configuration.idleTimeoutSeconds)),
+                    connection_memory: max(4096, configuration.connectionMemoryBytes)
+                )
+                return bl_http_start(
+                    &settings,
+                    accessHandler,
+                    context,
+                    completedHandler,
+                    context,
+                    connectionHandler,
+                    context
+                )
+            }
+        }
+        guard let started else {
             Unmanaged<ServerCore>.fromOpaque(context).release()
             throw StartError(
                 description:
@@ -95,9 +96,26 @@ public final class HTTPServer: Sendable {
     }
 
     /// Whether `host` is an IPv4 or an IPv6 address (numeric, IPv6 without brackets).
-    public static func isAddress(_ host: String) -> Bool {
-        var buffer = in6_addr()
-        return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
+    public static func isAddress(_ host: String) -> Bool { socketAddress(host, 0) != nil }
+
+    /// `host` (numeric IPv4, or IPv6 without brackets) and `port` as a socket address; nil when
+    /// `host` is neither.
+    static func socketAddress(_ host: String, _ port: UInt16) -> sockaddr_storage? {
+        var storage = sockaddr_storage()
+        var ipv4 = sockaddr_in()
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = port.bigEndian
+            withUnsafeBytes(of: ipv4) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
+        } else if inet_pton(AF_INET6, host, &ipv6.sin6_addr) == 1 {
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = port.bigEndian
+            withUnsafeBytes(of: ipv6) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
+        } else {
+            return nil
+        }
+        return storage
     }
 
     /// `host:port` as a URL writes it: an IPv6 address in brackets.

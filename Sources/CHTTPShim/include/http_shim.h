@@ -3,14 +3,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <microhttpd.h>
 
 /// What the Swift layer asks of libmicrohttpd's daemon. MHD_start_daemon takes its options as C
 /// variadic arguments, which Swift cannot pass: this shim is the one place they are spelled.
 struct bl_http_settings {
-    /// The address to listen on, as text: an IPv4 dotted quad or an IPv6 address (no brackets).
-    const char *host;
-    /// The port, host byte order (0: the kernel chooses).
+    /// The socket address to listen on (IPv4 or IPv6, port included; made by the Swift layer).
+    const struct sockaddr *address;
+    /// The same port, host byte order (0: the kernel chooses).
     uint16_t port;
     /// Threads polling the connections (epoll), each serving its share.
     unsigned int threads;
@@ -21,7 +22,7 @@ struct bl_http_settings {
     size_t connection_memory;
 };
 
-/// Starts the daemon; NULL when it cannot (the port is taken, `host` is no address, say). An IPv6
+/// Starts the daemon; NULL when it cannot (the port is taken, say). An IPv6
 /// address listens on IPv6 only (IPV6_V6ONLY, as nginx's `listen [::]:80`). The access handler, the
 /// completion callback and an unescaper that leaves the path as the client sent it (signatures
 /// are over the raw path).
