@@ -79,4 +79,39 @@ struct LabelPNGTests {
         #expect(!encoded.viaGreyRows)
         #expect(encoded.bytes == (try stored.encode(try LabelPipeline().picture(of: "56.00 €").image)))
     }
+
+    @Test func greyTableIsTheCompositeTableWhereThatIsGrey() {
+        // Every pair of a few greys, colours and alphas: greyTable is nil exactly where some pixel
+        // of the table is not opaque grey, and otherwise holds each pixel's grey.
+        let values: [UInt8] = [0, 1, 80, 128, 200, 254, 255]
+        var colours: [Color] = []
+        for v in values {
+            for alpha in [0, 1, 128, 255] as [UInt8] {
+                colours.append(Color(red: v, green: v, blue: v, alpha: alpha))
+                colours.append(Color(red: v, green: 255 &- v, blue: v, alpha: alpha))
+            }
+        }
+        var greyPairs = 0
+        for colour in colours {
+            for background in colours {
+                let table = Composite.table(color: colour, background: background)
+                let allGrey = table.allSatisfy { $0 == ($0 & 0xFF) &* 0x01_0101 | 0xFF00_0000 }
+                let grey = Composite.greyTable(color: colour, background: background)
+                #expect((grey != nil) == allGrey, "\(colour) over \(background)")
+                if let grey {
+                    greyPairs += 1
+                    #expect(grey == table.map { UInt8($0 & 0xFF) }, "\(colour) over \(background)")
+                }
+            }
+        }
+        #expect(greyPairs > 50)
+        // Black on white takes the inverting loop; other greys the table.
+        #expect(PNGEncoder.isInversion(Composite.greyTable(color: .black, background: .white)!))
+        #expect(!PNGEncoder.isInversion(Composite.greyTable(color: .white, background: .black)!))
+        #expect(
+            !PNGEncoder.isInversion(
+                Composite.greyTable(color: .black, background: Color(red: 250, green: 250, blue: 250))!
+            )
+        )
+    }
 }

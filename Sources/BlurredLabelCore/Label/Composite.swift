@@ -21,6 +21,22 @@ enum Composite {
         }
     }
 
+    /// `table` as 8-bit grey levels when each of its pixels is opaque grey (a grey colour over an
+    /// opaque grey background), else nil: the same rounding, worked out for one channel.
+    static func greyTable(color: Color, background: Color) -> [UInt8]? {
+        let f = color.premultiplied
+        let b = background.premultiplied
+        guard b.3 == 255, b.0 == b.1, b.1 == b.2, f.0 == f.1, f.1 == f.2 else { return nil }
+        let fill = UInt32(f.0)
+        let alpha = UInt32(f.3)
+        let back = UInt32(b.0)
+        return (0..<256).map { c in
+            let coverage = UInt32(c)
+            let numerator = fill &* (coverage &* 255) &+ back &* (65025 &- alpha &* coverage)
+            return UInt8(min(255, (numerator &+ 32512) / 65025))
+        }
+    }
+
     /// `mask` coloured onto a `width`×`height` canvas of `background`, the mask's top-left at
     /// (`left`, `top`) (which may be negative: what falls outside is clipped).
     static func place(

@@ -41,12 +41,6 @@ extension LabelPipeline {
 
     /// The composite's 256 pixels as 8-bit grey when every one is opaque grey, else nil.
     private func greyLevels() -> [UInt8]? {
-        var levels = [UInt8](repeating: 0, count: 256)
-        for (coverage, pixel) in Composite.table(color: style.color, background: style.background).enumerated() {
-            let grey = pixel & 0xFF
-            guard pixel == grey &* 0x01_0101 | 0xFF00_0000 else { return nil }
-            levels[coverage] = UInt8(grey)
-        }
-        return levels
+        Composite.greyTable(color: style.color, background: style.background)
     }
 }

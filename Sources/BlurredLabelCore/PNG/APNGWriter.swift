@@ -1,4 +1,4 @@
-import CZlib
+import CDeflate
 
 /// Animated PNG (APNG) files: every frame compressed by libpng as an ordinary PNG, then its
 /// image data re-wrapped in the animation chunks (acTL, fcTL, fdAT) that Debian's libpng cannot
@@ -43,9 +43,9 @@ package struct APNGWriter: Sendable {
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
-        var crc = crc32(0, typeBytes, UInt32(typeBytes.count))
-        crc = data.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
-        return be32(UInt32(data.count)) + typeBytes + data + be32(UInt32(crc))
+        var crc = libdeflate_crc32(0, typeBytes, typeBytes.count)
+        crc = data.withUnsafeBufferPointer { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+        return be32(UInt32(data.count)) + typeBytes + data + be32(crc)
     }
 
     static func be32(_ v: UInt32) -> [UInt8] {

@@ -11,23 +11,26 @@ extension PNGEncoder {
         guard levels.count == 256, width > 0, height > 0,
             let filter = smallWriterFilter(pixels: width * height, plan: .grey(bitDepth: 8))
         else { return nil }
-        var used = [Bool](repeating: false, count: 256)
-        let rows = [UInt8].uninitialized(count: width * height) { out, count in
+        // `encode` would store fewer bits a pixel if every grey were a multiple of 17: let it.
+        // The first grey that is not settles it (a blurred label has one in its first rows), so
+        // this is a short scan, kept out of the colouring loop below.
+        guard Self.needsEightBits(mask, levels: levels) else { return nil }
+        let count = width * height
+        let rows = [UInt8].uninitialized(count: count) { out, initialized in
             mask.values.withUnsafeBufferPointer { coverage in
                 levels.withUnsafeBufferPointer { grey in
-                    used.withUnsafeMutableBufferPointer { used in
-                        for i in 0..<(width * height) {
-                            let value = grey[Int(coverage[i])]
-                            out[i] = value
-                            used[Int(value)] = true
-                        }
+                    guard let to = out.baseAddress, let from = coverage.baseAddress, let table = grey.baseAddress
+                    else { return }
+                    if Self.isInversion(levels) {
+                        // Black on white, the common price tag: a loop that vectorises.
+                        for i in 0..<count { to[i] = ~from[i] }
+                    } else {
+                        for i in 0..<count { to[i] = table[Int(from[i])] }
                     }
+                    initialized = count
                 }
             }
-            count = width * height
         }
-        // `encode` would store fewer bits a pixel: let it.
-        guard PNGColorPlan.smallestGreyDepth(used) == 8 else { return nil }
         return SmallPNGWriter.encode(
             rows: rows,
             rowBytes: width,
@@ -39,5 +42,17 @@ extension PNGEncoder {
             paletteAlpha: [],
             level: min(9, max(0, compressionLevel))
         )
+    }
+
+    /// Whether `mask` coloured through `levels` has a grey that is not a multiple of 17 (so needs
+    /// 8 bits a pixel: `PNGColorPlan.smallestGreyDepth`).
+    static func needsEightBits(_ mask: CoverageMask, levels: [UInt8]) -> Bool {
+        let offStep = levels.map { $0 % 17 != 0 }
+        return mask.values.contains { offStep[Int($0)] }
+    }
+
+    /// Whether `levels` maps each coverage c to 255 − c (black text on white).
+    static func isInversion(_ levels: [UInt8]) -> Bool {
+        levels.indices.allSatisfy { levels[$0] == ~UInt8(truncatingIfNeeded: $0) }
     }
 }

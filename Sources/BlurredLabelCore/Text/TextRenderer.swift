@@ -90,14 +90,17 @@ package enum TextRenderer {
         var mask = try CoverageMask(width: maxX - minX, height: maxY - minY)
         let maskWidth = mask.width
         mask.withUnsafeMutableValues { out in
+            guard let canvas = out.baseAddress else { return }
             for piece in pieces {
                 let b = piece.bitmap
                 b.coverage.withUnsafeBufferPointer { src in
+                    guard let glyph = src.baseAddress else { return }
                     for y in 0..<b.height {
-                        let row = (piece.y - minY + y) * maskWidth + (piece.x - minX)
-                        for x in 0..<b.width where src[y * b.width + x] > out[row + x] {
-                            out[row + x] = src[y * b.width + x]
-                        }
+                        let row = canvas + (piece.y - minY + y) * maskWidth + (piece.x - minX)
+                        let from = glyph + y * b.width
+                        // Overlapping glyphs keep the larger coverage. Branch-free, so it
+                        // vectorises: the branching form mispredicted on every glyph edge.
+                        for x in 0..<b.width { row[x] = max(row[x], from[x]) }
                     }
                 }
             }
