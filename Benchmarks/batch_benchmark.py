@@ -4,7 +4,8 @@
 ceil(3*sigma), black on white, written as PNG files), side by side in one run.
 
 Prints labels/s on one core and on all cores, peak memory (max RSS of the process doing the
-work), and bytes per PNG; then blurlabel's speed as a multiple of Pillow's. Also renders a
+work), and bytes per PNG; then blurlabel's speed as a multiple of Pillow's. The goal's measure
+(one job against one Pillow RGB process) is the median of --goal-rounds interleaved rounds. Also renders a
 100,000-line manifest to show that memory stays flat as manifests grow (lines are streamed).
 Output goes to a tmpfs folder when there is one, so the file system's cost is the same small
 part for both sides. Run it with Benchmarks/run-batch (README).
@@ -104,6 +105,8 @@ def main():
                         help="with --jobs: first the same rounds against an identical copy of the binary (A/A)")
     parser.add_argument("--pairs", type=int, help="rounds of one process with two jobs against two one-job processes")
     parser.add_argument("--size", type=int, default=48, help="text size in px (both sides; default 48)")
+    parser.add_argument("--goal-rounds", type=int, default=3,
+                        help="interleaved rounds of one job against one Pillow RGB process for the goal's ratio (median)")
     parser.add_argument("--smoke", action="store_true", help="every mode once, smallest size, no peers (CI)")
     parser.add_argument("--on-disk", action="store_true", help="outputs in the system's temporary folder, not tmpfs")
     args = parser.parse_args()
@@ -133,23 +136,30 @@ def main():
         manifest(m, args.count, size=args.size)
         font = os.path.join(ROOT, "Fonts", "DejaVuSans.ttf")
         rows = []
-        for jobs in (1, cores):
+
+        def run_ours(jobs):
             out = os.path.join(work, f"blurlabel-{jobs}")
             _, wall, rss = run_measured([args.blurlabel, "batch", m, "--out", out, "--jobs", str(jobs)])
             size, n = folder_bytes(out)
             assert n == args.count
-            rows.append((f"blurlabel batch --jobs {jobs}", jobs, args.count / wall, rss, size))
             shutil.rmtree(out)
+            return args.count / wall, rss, size
+
+        def run_pillow(mode, processes):
+            out = os.path.join(work, f"pillow-{mode}-{processes}")
+            os.makedirs(out)
+            _, wall, rss = run_measured([sys.executable, "-c", PILLOW_WORKER, mode, m, out, str(processes), font, str(args.size)])
+            size, n = folder_bytes(out)
+            assert n == args.count
+            shutil.rmtree(out)
+            return args.count / wall, rss, size
+
+        for jobs in (1, cores):
+            rows.append((f"blurlabel batch --jobs {jobs}", jobs) + run_ours(jobs))
         for mode in ("RGB", "L"):
             for processes in (1, cores):
-                out = os.path.join(work, f"pillow-{mode}-{processes}")
-                os.makedirs(out)
-                _, wall, rss = run_measured([sys.executable, "-c", PILLOW_WORKER, mode, m, out, str(processes), font, str(args.size)])
-                size, n = folder_bytes(out)
-                assert n == args.count
                 label = f"Pillow+Raqm {mode}, {processes} process{'es' if processes > 1 else ''}"
-                rows.append((label, processes, args.count / wall, rss, size))
-                shutil.rmtree(out)
+                rows.append((label, processes) + run_pillow(mode, processes))
         print(f"{args.count} random price tags (\"NN.NN €\", DejaVu Sans {args.size} px, sigma 2.5, black on white), {cores} cores, output on {'tmpfs' if base else 'disk'}")
         print(f"{'renderer':34} {'labels/s':>9} {'per core':>9} {'peak MB':>8} {'bytes/PNG':>10}")
         for name, workers, rate, rss, size in rows:
@@ -159,7 +169,13 @@ def main():
             ours = ours1 if workers == 1 else oursN
             print(f"blurlabel vs {name}: {ours / rate:.1f}x the labels/s, {rows[0][4] / size:.2f}x the bytes per file")
         rgb = next(rate for name, workers, rate, rss, size in rows[2:] if workers == 1 and " RGB" in name)
-        print(f"one job against one Pillow+Raqm RGB process (the label-cost goal's measure): {ours1 / rgb:.1f}x (goal: at least 15x); "
+        # The goal's measure over interleaved rounds (the first is the table's), so one noisy
+        # second on either side does not decide it: the median of the rounds' ratios.
+        ratios = [ours1 / rgb]
+        for _ in range(args.goal_rounds - 1):
+            ratios.append(run_ours(1)[0] / run_pillow("RGB", 1)[0])
+        print(f"one job against one Pillow+Raqm RGB process (the label-cost goal's measure): {median(ratios):.1f}x, "
+              f"median of {len(ratios)} interleaved rounds ({', '.join(f'{r:.1f}' for r in ratios)}) (goal: at least 15x); "
               f"{rows[0][4]:.0f} bytes per PNG")
         # Streaming: memory stays flat as the manifest grows.
         big = os.path.join(work, "big.jsonl")
