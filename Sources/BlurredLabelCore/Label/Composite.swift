@@ -1,5 +1,5 @@
 /// Colouring a coverage mask and placing it on a background.
-enum Composite {
+package enum Composite {
     /// The premultiplied pixel for every coverage value: `color × coverage` over `background`,
     /// each channel rounded once from the exact value.
     static func table(color: Color, background: Color) -> [UInt32] {
@@ -23,7 +23,7 @@ enum Composite {
 
     /// `table` as 8-bit grey levels when each of its pixels is opaque grey (a grey colour over an
     /// opaque grey background), else nil: the same rounding, worked out for one channel.
-    static func greyTable(color: Color, background: Color) -> [UInt8]? {
+    package static func greyTable(color: Color, background: Color) -> [UInt8]? {
         let f = color.premultiplied
         let b = background.premultiplied
         guard b.3 == 255, b.0 == b.1, b.1 == b.2, f.0 == f.1, f.1 == f.2 else { return nil }
