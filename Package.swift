@@ -40,6 +40,9 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
         .target(name: "CBlurKernels"),
+        // Picture frames' deflate: runs and per-block Huffman tables, fast where libdeflate's
+        // match finder is not (see its header).
+        .target(name: "CRunDeflate"),
         // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
         .target(name: "CThreadSanitizer"),
         // sched_getaffinity (a GNU extension Swift's Glibc does not declare): the CPUs the process may use.
@@ -50,7 +53,7 @@ let package = Package(
         // command-line tool, which links only this, starts without its runtime and libdispatch.
         .target(
             name: "BlurredLabelCore",
-            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
+            dependencies: ["CPNGShim", "CBlurKernels", "CRunDeflate", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
         ),
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),

@@ -171,20 +171,57 @@ struct ParallelPNGTests {
 @Suite("Whole-picture PNG compression on one thread (animation frames)")
 struct WholePNGTests {
     /// Every colour plan (RGB packed by the writer itself, the others by `packRows`) decodes to
-    /// the same pixels, at the frames' default level 1 and at 6; the file differs from `encode`'s
-    /// (libdeflate, not zlib), and at level 1 it is no larger. (At 6, libdeflate's level 6 wrote
-    /// up to 10% more than zlib's on these synthetic pictures.)
+    /// the same pixels, sharp and blurred, at the frames' default level 1 (`RunDeflate`, and
+    /// libdeflate's level 1 where runs shrink the rows less than 8-fold, as on all of these) and
+    /// at 6 (libdeflate); the file differs from `encode`'s (zlib), and at level 1 it is no larger.
     @Test("round-trips exactly", arguments: ["grey", "palette", "rgb", "rgba"])
     func roundTrip(kind: String) throws {
-        let image = try ParallelPNGTests.large(kind)
-        for level in [1, 6] {
-            let encoder = PNGEncoder(compressionLevel: level)
-            let whole = try encoder.encodeOnCallingThread(image)
-            #expect(try PNGDecoder.decode(whole) == image)
-            let parallel = try encoder.encode(image)
-            #expect(whole != parallel)
-            if level == 1 { #expect(whole.count <= parallel.count, "\(kind): \(whole.count) vs \(parallel.count)") }
+        let sharp = try ParallelPNGTests.large(kind)
+        for image in [sharp, GaussianBlur(radius: try BlurRadius(sigma: 3)).apply(to: sharp)] {
+            for level in [1, 6] {
+                let encoder = PNGEncoder(compressionLevel: level)
+                let whole = try encoder.encodeOnCallingThread(image)
+                #expect(try PNGDecoder.decode(whole) == image)
+                let parallel = try encoder.encode(image)
+                #expect(whole != parallel)
+                if level == 1 { #expect(whole.count <= parallel.count, "\(kind): \(whole.count) vs \(parallel.count)") }
+            }
         }
+    }
+
+    /// A blurred picture of flat panels, as a screenshot's frames: runs shrink it well past
+    /// 8-fold, so level 1 keeps `RunDeflate`'s stream; it decodes to the same pixels.
+    @Test func blurredPanelsKeepTheRuns() throws {
+        let panels = try PNGEncoderTests.image(700, 400) { x, y in
+            (x / 100 + y / 80) % 3 == 0 ? Color(red: 240, green: 236, blue: 230) : Color(red: 40, green: 90, blue: 160)
+        }
+        let image = GaussianBlur(radius: try BlurRadius(sigma: 6)).apply(to: panels)
+        let file = try PNGEncoder(compressionLevel: 1).encodeOnCallingThread(image)
+        #expect(try PNGDecoder.decode(file) == image)
+        // The file's IDAT data is RunDeflate's stream of the Paeth-filtered RGB rows.
+        let rowBytes = image.width * 3
+        let rgb = image.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+        var filtered = [UInt8](repeating: 0, count: image.height * (rowBytes + 1))
+        rgb.withUnsafeBufferPointer { pixels in
+            filtered.withUnsafeMutableBufferPointer { out in
+                PNGRowFilter.paethRows(
+                    pixels: pixels.baseAddress!,
+                    rowBytes: rowBytes,
+                    bytesPerPixel: 3,
+                    height: image.height,
+                    into: out.baseAddress!
+                )
+            }
+        }
+        var runs = [UInt8](repeating: 0, count: RunDeflate.zlibBound(count: filtered.count))
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: RunDeflate.scratchBytes, alignment: 64)
+        defer { scratch.deallocate() }
+        let written = runs.withUnsafeMutableBufferPointer { out in
+            RunDeflate.zlibCompress(filtered, count: filtered.count, into: out.baseAddress!, scratch: scratch)
+        }
+        #expect(written < filtered.count / WholePNGWriter.runsEnough)
+        let idat = SmallPNGWriterTests.chunks(file).filter { $0.type == "IDAT" }.flatMap(\.data)
+        #expect(idat == Array(runs.prefix(written)))
     }
 
     /// A picture between a label and the parallel writer's size, and an opaque one wider than

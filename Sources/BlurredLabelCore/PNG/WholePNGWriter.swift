@@ -1,9 +1,12 @@
 /// PNG files for pictures larger than a label, written on the calling thread: every row
 /// Paeth-filtered (palette and grey below 8 bits: libpng's minimum-sum heuristic, `PNGRowFilter`;
 /// on a 3840×2160 screenshot's blurred frames the heuristic chose Paeth for nearly every row and
-/// cost four times as much), then the whole filtered image compressed by
-/// libdeflate in one call, at the libdeflate level of the same number as the zlib level asked
-/// for. For callers that encode several pictures at once, one per core (`ImageBlurLevelPlan`'s
+/// cost four times as much), then the whole filtered image compressed in one call: at level 1 by
+/// `RunDeflate` (runs of the byte before, each block's own Huffman tables: on those frames about
+/// 3× as fast as libdeflate's level 1, and 6% smaller), and by libdeflate's level 1 as well when
+/// runs shrink the rows less than `runsEnough`-fold (sharp or patterned pictures, where longer
+/// matches win), the smaller kept; at levels 2–9 by libdeflate at that level.
+/// For callers that encode several pictures at once, one per core (`ImageBlurLevelPlan`'s
 /// frames), where `ParallelPNGWriter` spreads one picture over the cores with zlib: libdeflate
 /// cannot be primed with the data before a piece, so its pieces could not be joined into one
 /// stream, but a whole picture in one call is smaller than zlib's stream.
@@ -15,6 +18,9 @@
 enum WholePNGWriter {
     /// Scratch buffers kept between files (at most four, as the blur's planes).
     static let scratch = ScratchPool(capacity: 4)
+    /// At level 1, a stream of runs at most 1/`runsEnough` of the filtered bytes is kept as it
+    /// is; a larger one is compared with libdeflate's level 1.
+    static let runsEnough = 8
 
     static func encode(
         _ image: Image,
@@ -36,12 +42,16 @@ enum WholePNGWriter {
         }
         let rowsCount = packed == nil ? height * rowBytes : 0
         let filteredCount = height * (rowBytes + 1)
-        guard let bound = DeflateCompressors.zlibBound(count: filteredCount, level: deflateLevel) else {
+        let runs = deflateLevel == 1
+        guard let libdeflateBound = DeflateCompressors.zlibBound(count: filteredCount, level: deflateLevel) else {
             throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor")
         }
-        let buffer = scratch.take(bytes: rowsCount + filteredCount + bound)
+        let bound = runs ? max(libdeflateBound, RunDeflate.zlibBound(count: filteredCount)) : libdeflateBound
+        // The run encoder's tokens first (aligned), then the rows, the filtered rows, the stream.
+        let tokenBytes = runs ? RunDeflate.scratchBytes : 0
+        let buffer = scratch.take(bytes: tokenBytes + rowsCount + filteredCount + bound)
         defer { scratch.recycle(buffer) }
-        let base = buffer.pointer.assumingMemoryBound(to: UInt8.self)
+        let base = buffer.pointer.assumingMemoryBound(to: UInt8.self) + tokenBytes
         let filtered = base + rowsCount
         let compressed = filtered + filteredCount
         func filter(_ pixels: UnsafePointer<UInt8>) {
@@ -76,15 +86,40 @@ enum WholePNGWriter {
             }
             filter(base)
         }
-        let written = DeflateCompressors.zlibCompress(
-            filtered,
-            count: filteredCount,
-            level: deflateLevel,
-            into: compressed,
-            capacity: bound
-        )
-        guard written > 0 else { throw PNGError.encodeFailed(reason: "libdeflate could not compress the image") }
-        var stream = [UInt8](UnsafeBufferPointer(start: compressed, count: written))
+        func libdeflate() -> Int {
+            DeflateCompressors.zlibCompress(
+                filtered,
+                count: filteredCount,
+                level: deflateLevel,
+                into: compressed,
+                capacity: bound
+            )
+        }
+        var stream: [UInt8]
+        if runs {
+            let written = RunDeflate.zlibCompress(
+                filtered,
+                count: filteredCount,
+                into: compressed,
+                scratch: buffer.pointer
+            )
+            stream = [UInt8](UnsafeBufferPointer(start: compressed, count: written))
+            // Runs alone suit blurred pictures (1/12 of the filtered bytes or less on the 4K
+            // screenshot's frames); a picture they shrink less than 8-fold may repeat longer
+            // patterns, so libdeflate tries too and the smaller stream is kept.
+            if written > filteredCount / Self.runsEnough {
+                let other = libdeflate()
+                if other > 0 && other < written {
+                    stream = [UInt8](UnsafeBufferPointer(start: compressed, count: other))
+                }
+            }
+        } else {
+            let written = libdeflate()
+            guard written > 0 else {
+                throw PNGError.encodeFailed(reason: "libdeflate could not compress the image")
+            }
+            stream = [UInt8](UnsafeBufferPointer(start: compressed, count: written))
+        }
         SmallPNGWriter.narrowHeader(&stream, dataCount: filteredCount)
         return PNGFileLayout.file(
             width: width,
