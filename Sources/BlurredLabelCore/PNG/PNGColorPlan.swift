@@ -156,26 +156,38 @@ private struct GreySurvey: Sendable {
 
     /// Looks at `image`'s pixels, stopping once they are known to be neither opaque nor grey.
     /// (Locals and one pointer to the levels in the loop: no uniqueness or bounds check a pixel.)
+    /// Once a colour pixel is seen the grey levels no longer matter: the rest is only asked
+    /// whether it is opaque, one AND over the words (vectorised; on a 3840×2160 colour frame the
+    /// pixel-by-pixel loop was 6% of an animation's time).
     mutating func add(_ image: Image) {
         guard opaque || grey else { return }
         var isOpaque = opaque
         var isGrey = grey
         greyLevels.withUnsafeMutableBufferPointer { levels in
             image.pixels.withUnsafeBytes { raw in
-                for word in raw.bindMemory(to: UInt32.self) {
-                    let r = word & 0xFF
-                    if word == r &* 0x01_0101 | 0xFF00_0000 {
-                        levels[Int(r)] = true
-                        continue
-                    }  // opaque grey, the usual pixel
-                    if word >> 24 != 255 { isOpaque = false }
-                    if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF {
-                        isGrey = false
-                    } else {
+                let words = raw.bindMemory(to: UInt32.self)
+                var index = 0
+                if isGrey {
+                    while index < words.count {
+                        let word = words[index]
+                        index += 1
+                        let r = word & 0xFF
+                        if word == r &* 0x01_0101 | 0xFF00_0000 {
+                            levels[Int(r)] = true
+                            continue
+                        }  // opaque grey, the usual pixel
+                        if word >> 24 != 255 { isOpaque = false }
+                        if r != (word >> 8) & 0xFF || r != (word >> 16) & 0xFF {
+                            isGrey = false
+                            break
+                        }
                         levels[Int(r)] = true
                     }
-                    if !isOpaque && !isGrey { break }
                 }
+                guard isOpaque, index < words.count else { return }
+                var all: UInt32 = 0xFF00_0000
+                for word in UnsafeBufferPointer(rebasing: words[index...]) { all &= word }
+                isOpaque = all >> 24 == 255
             }
         }
         opaque = isOpaque
