@@ -80,10 +80,13 @@ package struct ImageBlurLevelPlan: Sendable {
     /// plane (16), the packed rows, the filtered rows and the compressed file (4 each at most).
     static let bytesPerFramePixel = 32
 
-    /// The same levels as PNG files made by `encoder`, `filesAtOnce(threads:)` side by side, each
-    /// encoded whole on the thread that made it (`PNGEncoder.encodeOnCallingThread`: libdeflate,
-    /// one call a frame), its blur on its share of the threads. The bytes do not depend on
-    /// `threads`.
+    /// The same levels as PNG files made by `encoder`, `filesAtOnce(threads:)` at a time, each
+    /// encoded whole on a thread of its own (`PNGEncoder.encodeOnCallingThread`: one call a
+    /// frame). A picture large enough to keep every thread busy is blurred a level at a time on
+    /// all of them, so one blur's float plane serves every frame (133 MB for 3840×2160: one each,
+    /// it was fresh memory the kernel cleared, a quarter of a 4K animation's time), and its
+    /// levels are then encoded side by side; smaller ones are blurred and encoded a level per
+    /// thread. The bytes do not depend on `threads`.
     package func encodedLevels(
         _ indices: [Int],
         encoder: PNGEncoder,
@@ -93,10 +96,24 @@ package struct ImageBlurLevelPlan: Sendable {
     {
         for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
         let atOnce = filesAtOnce(threads: threads)
-        let perLevel = max(1, threads / atOnce)
-        return try parallelMap(indices.count, threads: atOnce) { i in
-            Result { try encoder.encodeOnCallingThread(try level(indices[i], threads: perLevel)) }
+        guard levelsAtOnce(threads: threads) == 1 else {
+            let perLevel = max(1, threads / atOnce)
+            return try parallelMap(indices.count, threads: atOnce) { i in
+                Result { try encoder.encodeOnCallingThread(try level(indices[i], threads: perLevel)) }
+            }
+            .map { try $0.get() }
         }
-        .map { try $0.get() }
+        var files: [[UInt8]] = []
+        var start = 0
+        while start < indices.count {
+            let chunk = indices[start..<min(indices.count, start + atOnce)]
+            let made = try chunk.map { try level($0, threads: threads) }
+            files += try parallelMap(made.count, threads: atOnce) { i in
+                Result { try encoder.encodeOnCallingThread(made[i]) }
+            }
+            .map { try $0.get() }
+            start += chunk.count
+        }
+        return files
     }
 }
