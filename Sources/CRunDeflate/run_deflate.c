@@ -14,11 +14,22 @@ static const uint16_t length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13
 static const uint8_t length_extra_bits[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                               2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 
-static inline int length_index(unsigned length) {
-    int index = 28;
-    while (length < length_base[index]) index--;
-    return index;
-}
+/* length_index[length]: the index of a run length's code (0 below 3). */
+static const uint8_t length_index_table[259] = {
+    0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 12, 12, 13,
+    13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17,
+    17, 17, 17, 18, 18, 18, 18, 18, 18, 18, 18, 19, 19, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20, 20,
+    20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21,
+    21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 23, 23, 23, 23,
+    23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 25, 25, 25, 25, 25,
+    25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25,
+    25, 25, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+    26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27,
+    27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 28,
+};
+
+static inline int length_index(unsigned length) { return length_index_table[length]; }
 
 /* Bits are written least significant first, 32 at a time (8 bytes stored, 4 kept). */
 typedef struct {
@@ -136,19 +147,21 @@ static void canonical_codes(const uint8_t *lengths, int n, uint16_t *codes) {
     }
 }
 
-/* The block's tokens, from `start` to `end` of `in`; counts the symbols they use. */
-static size_t tokenize(const uint8_t *in, size_t start, size_t end, uint16_t *tokens, uint32_t *counts) {
-    size_t i = start, n = 0;
-    if (i == 0 && end > 0) {
+/* The tokens of the `count` bytes at `in`, the byte before them `previous` (if `has_previous`);
+   counts the symbols they use. */
+static size_t tokenize(const uint8_t *in, size_t count, int has_previous, uint8_t previous, uint16_t *tokens,
+                       uint32_t *counts) {
+    size_t i = 0, n = 0;
+    if (!has_previous && count > 0) {
         tokens[n++] = in[0];
         counts[in[0]]++;
         i = 1;
     }
-    while (i < end) {
-        const uint8_t previous = in[i - 1];
-        if (in[i] == previous) {
-            size_t limit = end - i < 258 ? end - i : 258, length = 0;
-            const uint64_t pattern = 0x0101010101010101ULL * previous;
+    while (i < count) {
+        const uint8_t before = i > 0 ? in[i - 1] : previous;
+        if (in[i] == before) {
+            size_t limit = count - i < 258 ? count - i : 258, length = 0;
+            const uint64_t pattern = 0x0101010101010101ULL * before;
             for (;;) {
                 if (length + 8 <= limit) {
                     uint64_t word;
@@ -160,11 +173,10 @@ static size_t tokenize(const uint8_t *in, size_t start, size_t end, uint16_t *to
                     }
                     length += 8;
                 } else {
-                    while (length < limit && in[i + length] == previous) length++;
+                    while (length < limit && in[i + length] == before) length++;
                     break;
                 }
             }
-            if (length > limit) length = limit;
             if (length >= 3) {
                 tokens[n++] = (uint16_t)(0x8000 | length);
                 counts[257 + length_index((unsigned)length)]++;
@@ -304,22 +316,91 @@ static void write_block(bit_writer *w, const uint16_t *tokens, size_t token_coun
     put(w, codes[END_OF_BLOCK], lengths[END_OF_BLOCK]);
 }
 
-size_t bl_run_deflate_bound(size_t count) {
-    /* Every block at most stored (plus a byte of header bits and padding per stored piece),
-       and 8 bytes the bit writer may store past its end. */
-    return count + 6 * (count / 65535 + count / BL_RUN_DEFLATE_BLOCK + 2) + 16;
+size_t bl_run_deflate_bound(size_t count, size_t blocks) {
+    /* Stored, a block costs its bytes and 5 more a piece of 65,535 or less (header bits, padding,
+       lengths); a Huffman block is written only if under its stored estimate (4 more a piece and
+       one more piece, 10 bits). Then the 8 bytes the bit writer may store past its end. */
+    return count + 5 * (count / 65535) + 10 * blocks + 16;
+}
+
+void bl_run_deflate_begin(bl_run_deflate_stream *stream, uint8_t *out) {
+    *stream = (bl_run_deflate_stream){0, 0, 0, 0, out, out};
+}
+
+void bl_run_deflate_block(bl_run_deflate_stream *stream, const uint8_t *in, size_t count, int final,
+                          uint16_t *tokens) {
+    bit_writer w = {stream->bits, stream->count, stream->out};
+    uint32_t counts[LITLEN_SYMBOLS] = {0};
+    const size_t token_count = tokenize(in, count, stream->has_previous, stream->previous, tokens, counts);
+    write_block(&w, tokens, token_count, counts, in, count, final);
+    stream->bits = w.bits;
+    stream->count = w.count;
+    stream->out = w.out;
+    if (count > 0) {
+        stream->has_previous = 1;
+        stream->previous = in[count - 1];
+    }
+}
+
+size_t bl_run_deflate_end(bl_run_deflate_stream *stream) {
+    bit_writer w = {stream->bits, stream->count, stream->out};
+    align_to_byte(&w);
+    stream->bits = 0;
+    stream->count = 0;
+    stream->out = w.out;
+    return (size_t)(w.out - stream->start);
 }
 
 size_t bl_run_deflate(const uint8_t *in, size_t count, uint8_t *out, uint16_t *tokens) {
-    bit_writer w = {0, 0, out};
+    bl_run_deflate_stream stream;
+    bl_run_deflate_begin(&stream, out);
     size_t start = 0;
     do {
-        const size_t end = count - start > BL_RUN_DEFLATE_BLOCK ? start + BL_RUN_DEFLATE_BLOCK : count;
-        uint32_t counts[LITLEN_SYMBOLS] = {0};
-        const size_t token_count = tokenize(in, start, end, tokens, counts);
-        write_block(&w, tokens, token_count, counts, in + start, end - start, end == count);
-        start = end;
+        const size_t piece = count - start > BL_RUN_DEFLATE_BLOCK ? BL_RUN_DEFLATE_BLOCK : count - start;
+        bl_run_deflate_block(&stream, in + start, piece, start + piece == count, tokens);
+        start += piece;
     } while (start < count);
-    align_to_byte(&w);
-    return (size_t)(w.out - out);
+    return bl_run_deflate_end(&stream);
+}
+
+static inline int16_t magnitude(int16_t x) { return x < 0 ? (int16_t)-x : x; }
+
+/* PNG's Paeth residual of `x` with left `a`, above `up` and upper left `c`. */
+static inline uint8_t paeth(int16_t x, int16_t a, int16_t up, int16_t c) {
+    const int16_t pa = magnitude((int16_t)(up - c)), pb = magnitude((int16_t)(a - c));
+    const int16_t pc = magnitude((int16_t)(a + up - c - c));
+    const int16_t predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? up : c);
+    return (uint8_t)(x - predictor);
+}
+
+void bl_paeth_rgb_from_rgba(const uint8_t *row, const uint8_t *above, int width, uint8_t *out) {
+    /* Residuals of all four channels (a, b, c four bytes apart), then alpha's dropped: two
+       plain loops the compiler vectorizes. A row of up to 1024 pixels at a time. */
+    static const uint8_t zeros[4096];
+    uint8_t residual[4096];
+    *out++ = 4;
+    for (int x0 = 0; x0 < width; x0 += 1024) {
+        const int n = (width - x0 < 1024 ? width - x0 : 1024) * 4;
+        const uint8_t *r = row + (size_t)x0 * 4, *b = above ? above + (size_t)x0 * 4 : zeros;
+        const uint8_t *rl = x0 > 0 ? r - 4 : zeros, *bl = x0 > 0 && above ? b - 4 : zeros;
+        /* The row's first pixel has no left neighbour (a = c = 0); a later piece's has. */
+        for (int i = 0; i < 4; i++) residual[i] = paeth(r[i], rl[i], b[i], bl[i]);
+        for (int i = 4; i < n; i++) residual[i] = paeth(r[i], r[i - 4], b[i], b[i - 4]);
+        /* Four pixels' 16 bytes into 12, as three 32-bit words (little-endian). */
+        int p = 0;
+        for (; p + 4 <= n / 4; p += 4) {
+            uint32_t q[4], w[3];
+            memcpy(q, residual + p * 4, 16);
+            w[0] = (q[0] & 0xFFFFFFu) | (q[1] << 24);
+            w[1] = ((q[1] >> 8) & 0xFFFFu) | (q[2] << 16);
+            w[2] = ((q[2] >> 16) & 0xFFu) | (q[3] << 8);
+            memcpy(out + p * 3, w, 12);
+        }
+        for (; p < n / 4; p++) {
+            out[p * 3] = residual[p * 4];
+            out[p * 3 + 1] = residual[p * 4 + 1];
+            out[p * 3 + 2] = residual[p * 4 + 2];
+        }
+        out += (size_t)n / 4 * 3;
+    }
 }

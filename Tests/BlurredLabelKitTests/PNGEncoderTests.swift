@@ -190,7 +190,9 @@ struct WholePNGTests {
     }
 
     /// A blurred picture of flat panels, as a screenshot's frames: runs shrink it well past
-    /// 8-fold, so level 1 keeps `RunDeflate`'s stream; it decodes to the same pixels.
+    /// 8-fold, so level 1 keeps `RunDeflate`'s stream of rows filtered a block at a time straight
+    /// from RGBA (`bl_paeth_rgb_from_rgba`), which inflates to exactly what the Swift Paeth filter
+    /// makes of the packed RGB rows; the file decodes to the same pixels.
     @Test func blurredPanelsKeepTheRuns() throws {
         let panels = try PNGEncoderTests.image(700, 400) { x, y in
             (x / 100 + y / 80) % 3 == 0 ? Color(red: 240, green: 236, blue: 230) : Color(red: 40, green: 90, blue: 160)
@@ -198,7 +200,6 @@ struct WholePNGTests {
         let image = GaussianBlur(radius: try BlurRadius(sigma: 6)).apply(to: panels)
         let file = try PNGEncoder(compressionLevel: 1).encodeOnCallingThread(image)
         #expect(try PNGDecoder.decode(file) == image)
-        // The file's IDAT data is RunDeflate's stream of the Paeth-filtered RGB rows.
         let rowBytes = image.width * 3
         let rgb = image.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
         var filtered = [UInt8](repeating: 0, count: image.height * (rowBytes + 1))
@@ -213,15 +214,19 @@ struct WholePNGTests {
                 )
             }
         }
-        var runs = [UInt8](repeating: 0, count: RunDeflate.zlibBound(count: filtered.count))
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: RunDeflate.scratchBytes, alignment: 64)
+        #expect(SmallPNGWriterTests.inflated(file, expected: filtered.count) == filtered)
+        var runs = [UInt8](repeating: 0, count: RunDeflate.rgbBound(image))
+        let scratch = UnsafeMutableRawPointer.allocate(
+            byteCount: RunDeflate.rgbScratchBytes(width: image.width),
+            alignment: 64
+        )
         defer { scratch.deallocate() }
         let written = runs.withUnsafeMutableBufferPointer { out in
-            RunDeflate.zlibCompress(filtered, count: filtered.count, into: out.baseAddress!, scratch: scratch)
+            RunDeflate.zlibCompressRGBRows(image, into: out.baseAddress!, scratch: scratch)
         }
         #expect(written < filtered.count / WholePNGWriter.runsEnough)
         let idat = SmallPNGWriterTests.chunks(file).filter { $0.type == "IDAT" }.flatMap(\.data)
-        #expect(idat == Array(runs.prefix(written)))
+        #expect(idat == Array(runs.prefix(written)), "the IDAT data is not RunDeflate's stream")
     }
 
     /// A picture between a label and the parallel writer's size, and an opaque one wider than

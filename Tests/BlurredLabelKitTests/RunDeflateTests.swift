@@ -66,4 +66,17 @@ struct RunDeflateTests {
         }
         _ = try Self.roundTrip(input)
     }
+
+    /// Opaque pictures through the frames' writer, whose rows are filtered and compressed a block
+    /// of rows at a time: rows wider than a block (split into pieces), a single row, a single
+    /// column; each decodes to the same pixels.
+    @Test(arguments: [(100_000, 3), (70_000, 1), (1, 70_000)])
+    func rowsInBlocks(width: Int, height: Int) throws {
+        let image = try PNGEncoderTests.image(width, height) { x, y in
+            Color(red: UInt8((x / 300) & 0xFF), green: UInt8((y / 200) & 0xFF), blue: UInt8(((x + y) / 1000) & 0xFF))
+        }
+        #expect(PNGColorPlan.smallest(for: [image]) == .rgb)
+        let file = try PNGEncoder(compressionLevel: 1).encodeOnCallingThread(image)
+        #expect(try PNGDecoder.decode(file) == image)
+    }
 }

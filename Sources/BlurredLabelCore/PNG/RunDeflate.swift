@@ -10,7 +10,9 @@ enum RunDeflate {
     static let scratchBytes = Int(BL_RUN_DEFLATE_BLOCK) * MemoryLayout<UInt16>.stride
 
     /// The most bytes `zlibCompress` writes for `count` bytes.
-    static func zlibBound(count: Int) -> Int { 2 + bl_run_deflate_bound(count) + 4 }
+    static func zlibBound(count: Int) -> Int {
+        6 + bl_run_deflate_bound(count, count / Int(BL_RUN_DEFLATE_BLOCK) + 1)
+    }
 
     /// The zlib stream of the `count` bytes at `data`, written to `out` (at least `zlibBound`
     /// bytes), with `scratch` (`scratchBytes`, 2-byte aligned); its length.
@@ -20,12 +22,72 @@ enum RunDeflate {
         into out: UnsafeMutablePointer<UInt8>,
         scratch: UnsafeMutableRawPointer
     ) -> Int {
+        let tokens = scratch.bindMemory(to: UInt16.self, capacity: Int(BL_RUN_DEFLATE_BLOCK))
+        let written = 2 + bl_run_deflate(data, count, out + 2, tokens)
+        return finish(out, written: written, checksum: libdeflate_adler32(1, data, count))
+    }
+
+    /// Rows of opaque RGB made a block at a time: `blockRows` rows, at most one block's bytes.
+    static func blockRows(width: Int) -> Int { max(1, Int(BL_RUN_DEFLATE_BLOCK) / (width * 3 + 1)) }
+
+    /// Scratch bytes `zlibCompressRGBRows` needs: the tokens, then a block of filtered rows.
+    static func rgbScratchBytes(width: Int) -> Int { scratchBytes + blockRows(width: width) * (width * 3 + 1) }
+
+    /// The most bytes `zlibCompressRGBRows` writes for `image`.
+    static func rgbBound(_ image: Image) -> Int {
+        let rowBytes = image.width * 3 + 1
+        let blocks = (image.height + blockRows(width: image.width) - 1) / blockRows(width: image.width)
+        let pieces = blocks * ((rowBytes * blockRows(width: image.width)) / Int(BL_RUN_DEFLATE_BLOCK) + 1)
+        return 6 + bl_run_deflate_bound(image.height * rowBytes, pieces)
+    }
+
+    /// The zlib stream of an opaque `image`'s PNG RGB rows, Paeth-filtered, made a block of rows
+    /// at a time (`bl_paeth_rgb_from_rgba` straight from the RGBA pixels), so neither the packed
+    /// nor the filtered picture exists whole; written to `out` (`rgbBound` bytes) with `scratch`
+    /// (`rgbScratchBytes`, 2-byte aligned). Its length.
+    static func zlibCompressRGBRows(
+        _ image: Image,
+        into out: UnsafeMutablePointer<UInt8>,
+        scratch: UnsafeMutableRawPointer
+    ) -> Int {
+        let (width, height) = (image.width, image.height)
+        let rowBytes = width * 3 + 1
+        let rowsPerBlock = blockRows(width: width)
+        let tokens = scratch.bindMemory(to: UInt16.self, capacity: Int(BL_RUN_DEFLATE_BLOCK))
+        let block = (scratch + scratchBytes).bindMemory(to: UInt8.self, capacity: rowsPerBlock * rowBytes)
+        var stream = bl_run_deflate_stream()
+        bl_run_deflate_begin(&stream, out + 2)
+        var checksum: UInt32 = 1
+        image.pixels.withUnsafeBufferPointer { source in
+            let pixels = source.baseAddress!
+            var y = 0
+            while y < height {
+                let rows = min(rowsPerBlock, height - y)
+                for r in 0..<rows {
+                    let row = pixels + (y + r) * width * 4
+                    bl_paeth_rgb_from_rgba(row, y + r > 0 ? row - width * 4 : nil, Int32(width), block + r * rowBytes)
+                }
+                let count = rows * rowBytes
+                checksum = UInt32(libdeflate_adler32(checksum, block, count))
+                var start = 0
+                while start < count {
+                    let piece = min(count - start, Int(BL_RUN_DEFLATE_BLOCK))
+                    let final: Int32 = y + rows == height && start + piece == count ? 1 : 0
+                    bl_run_deflate_block(&stream, block + start, piece, final, tokens)
+                    start += piece
+                }
+                y += rows
+            }
+        }
+        return finish(out, written: 2 + bl_run_deflate_end(&stream), checksum: checksum)
+    }
+
+    /// The zlib header before the `written - 2` bytes of deflate at `out + 2`, and the checksum
+    /// after them; the stream's length.
+    private static func finish(_ out: UnsafeMutablePointer<UInt8>, written: Int, checksum: UInt32) -> Int {
         // CMF: deflate, 32 KB window; FLG: the fastest level, no dictionary, check bits.
         out[0] = 0x78
         out[1] = 0x01
-        let tokens = scratch.bindMemory(to: UInt16.self, capacity: Int(BL_RUN_DEFLATE_BLOCK))
-        let written = 2 + bl_run_deflate(data, count, out + 2, tokens)
-        let checksum = libdeflate_adler32(1, data, count)
         for k in 0..<4 { out[written + k] = UInt8(truncatingIfNeeded: checksum >> (24 - 8 * k)) }
         return written + 4
     }

@@ -1,20 +1,23 @@
 /// PNG files for pictures larger than a label, written on the calling thread: every row
 /// Paeth-filtered (palette and grey below 8 bits: libpng's minimum-sum heuristic, `PNGRowFilter`;
 /// on a 3840×2160 screenshot's blurred frames the heuristic chose Paeth for nearly every row and
-/// cost four times as much), then the whole filtered image compressed in one call: at level 1 by
-/// `RunDeflate` (runs of the byte before, each block's own Huffman tables: on those frames about
-/// 3× as fast as libdeflate's level 1, and 6% smaller), and by libdeflate's level 1 as well when
-/// runs shrink the rows less than `runsEnough`-fold (sharp or patterned pictures, where longer
-/// matches win), the smaller kept; at levels 2–9 by libdeflate at that level.
+/// cost four times as much), then compressed: at level 1 by `RunDeflate` (runs of the byte
+/// before, each block's own Huffman tables: on those frames about 3× as fast as libdeflate's
+/// level 1, and 6% smaller), and by libdeflate's level 1 as well when runs shrink the rows less
+/// than `runsEnough`-fold (sharp or patterned pictures, where longer matches win), the smaller
+/// kept; at levels 2–9 by libdeflate at that level, the whole filtered picture in one call.
 /// For callers that encode several pictures at once, one per core (`ImageBlurLevelPlan`'s
 /// frames), where `ParallelPNGWriter` spreads one picture over the cores with zlib: libdeflate
 /// cannot be primed with the data before a piece, so its pieces could not be joined into one
 /// stream, but a whole picture in one call is smaller than zlib's stream.
 ///
-/// The packed rows, the filtered rows and the compressed stream live in one scratch buffer taken
-/// from `scratch` and given back: frames encoded one after another reuse it, where fresh memory
-/// for each (75 MB for a 3840×2160 RGB frame) cost a fifth of an animation's time in the kernel
-/// clearing pages. The bytes depend only on the image and the level.
+/// An opaque picture at level 1 (an animation's frames, usually) is filtered straight from its
+/// RGBA pixels and compressed a block of rows at a time: neither its packed nor its filtered
+/// rows exist whole. Otherwise the packed rows, the filtered rows and the compressed stream live
+/// in one buffer. Either scratch is taken from `scratch` and given back: frames encoded one after
+/// another reuse it, where fresh memory for each (75 MB for a 3840×2160 RGB frame) cost a fifth
+/// of an animation's time in the kernel clearing pages. The bytes depend only on the image and
+/// the level.
 enum WholePNGWriter {
     /// Scratch buffers kept between files (at most four, as the blur's planes).
     static let scratch = ScratchPool(capacity: 4)
@@ -29,8 +32,53 @@ enum WholePNGWriter {
         paletteAlpha: [UInt8],
         level: Int
     ) throws -> [UInt8] {
-        let (width, height) = (image.width, image.height)
         let deflateLevel = Int32(min(9, max(1, level)))
+        var stream: [UInt8]
+        if deflateLevel == 1, case .rgb = plan {
+            // Opaque frames, the usual case, are filtered and compressed a block of rows at a
+            // time: no packed or filtered copy of the picture (50 MB at 3840×2160).
+            let filteredCount = image.height * (image.width * 3 + 1)
+            stream = runsOfRGBRows(image)
+            SmallPNGWriter.narrowHeader(&stream, dataCount: filteredCount)
+            if stream.count > filteredCount / Self.runsEnough {
+                let other = try wholeStream(image, plan: plan, deflateLevel: 1, runs: false)
+                if other.count < stream.count { stream = other }
+            }
+        } else {
+            stream = try wholeStream(image, plan: plan, deflateLevel: deflateLevel, runs: deflateLevel == 1)
+        }
+        return PNGFileLayout.file(
+            width: image.width,
+            height: image.height,
+            plan: plan,
+            paletteRGB: paletteRGB,
+            paletteAlpha: paletteAlpha,
+            stream: stream,
+            idatBytes: ParallelPNGWriter.pieceSize
+        )
+    }
+
+    /// `RunDeflate`'s stream of an opaque picture's RGB rows, made in scratch from `scratch`.
+    private static func runsOfRGBRows(_ image: Image) -> [UInt8] {
+        let bound = RunDeflate.rgbBound(image)
+        let scratchBytes = RunDeflate.rgbScratchBytes(width: image.width)
+        let buffer = scratch.take(bytes: scratchBytes + bound)
+        defer { scratch.recycle(buffer) }
+        let out = (buffer.pointer + scratchBytes).assumingMemoryBound(to: UInt8.self)
+        let written = RunDeflate.zlibCompressRGBRows(image, into: out, scratch: buffer.pointer)
+        return [UInt8](UnsafeBufferPointer(start: out, count: written))
+    }
+
+    /// The zlib stream of the whole filtered picture: `RunDeflate`'s if `runs` (and libdeflate's
+    /// level 1 where runs shrink it less than `runsEnough`-fold, the smaller kept), else
+    /// libdeflate's at `deflateLevel`.
+    private static func wholeStream(
+        _ image: Image,
+        plan: PNGColorPlan,
+        deflateLevel: Int32,
+        runs: Bool
+    ) throws -> [UInt8] {
+        let (width, height) = (image.width, image.height)
         // RGB, the plan of opaque pictures, is packed straight into the scratch; others by `packRows`.
         let packed: [UInt8]?
         let rowBytes: Int
@@ -42,7 +90,6 @@ enum WholePNGWriter {
         }
         let rowsCount = packed == nil ? height * rowBytes : 0
         let filteredCount = height * (rowBytes + 1)
-        let runs = deflateLevel == 1
         guard let libdeflateBound = DeflateCompressors.zlibBound(count: filteredCount, level: deflateLevel) else {
             throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor")
         }
@@ -121,14 +168,6 @@ enum WholePNGWriter {
             stream = [UInt8](UnsafeBufferPointer(start: compressed, count: written))
         }
         SmallPNGWriter.narrowHeader(&stream, dataCount: filteredCount)
-        return PNGFileLayout.file(
-            width: width,
-            height: height,
-            plan: plan,
-            paletteRGB: paletteRGB,
-            paletteAlpha: paletteAlpha,
-            stream: stream,
-            idatBytes: ParallelPNGWriter.pieceSize
-        )
+        return stream
     }
 }

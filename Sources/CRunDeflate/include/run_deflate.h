@@ -13,8 +13,31 @@
 /* Input bytes a block covers (the last block may be shorter). */
 #define BL_RUN_DEFLATE_BLOCK (256 * 1024)
 
-/* The most bytes `bl_run_deflate` writes for `count` input bytes. */
-size_t bl_run_deflate_bound(size_t count);
+/* The most bytes a stream of `count` input bytes in `blocks` blocks takes (`bl_run_deflate`
+   makes count / BL_RUN_DEFLATE_BLOCK + 1 at most). */
+size_t bl_run_deflate_bound(size_t count, size_t blocks);
+
+/* A raw deflate stream made a block at a time, so the data need not exist whole: begin, then
+   one `bl_run_deflate_block` per block (the last with `final` set), then end. */
+typedef struct {
+    uint64_t bits;
+    int count;
+    int has_previous; /* whether a block came before (its last byte is `previous`) */
+    uint8_t previous;
+    uint8_t *out, *start;
+} bl_run_deflate_stream;
+
+void bl_run_deflate_begin(bl_run_deflate_stream *stream, uint8_t *out);
+/* One block of `count` bytes (at most BL_RUN_DEFLATE_BLOCK); `tokens` as below. */
+void bl_run_deflate_block(bl_run_deflate_stream *stream, const uint8_t *in, size_t count, int final,
+                          uint16_t *tokens);
+/* The bytes written since begin (the last bits padded to a byte). */
+size_t bl_run_deflate_end(bl_run_deflate_stream *stream);
+
+/* The PNG row of `width` RGB pixels taken from RGBA `row` (alpha dropped), Paeth-filtered
+   against RGBA `above` (NULL: the first row, above it zeros): the filter type byte 4, then
+   3 * `width` bytes, at `out`. */
+void bl_paeth_rgb_from_rgba(const uint8_t *row, const uint8_t *above, int width, uint8_t *out);
 
 /* The raw deflate stream (RFC 1951, no zlib header or checksum) of the `count` bytes at `in`,
    written to `out` (at least `bl_run_deflate_bound(count)` bytes); `tokens` is scratch for
