@@ -191,7 +191,7 @@ struct WholePNGTests {
 
     /// A blurred picture of flat panels, as a screenshot's frames: runs shrink it well past
     /// 8-fold, so level 1 keeps `RunDeflate`'s stream of rows filtered a block at a time straight
-    /// from RGBA (`bl_paeth_rgb_from_rgba`), which inflates to exactly what the Swift Paeth filter
+    /// from RGBA (the kernels' `paeth_rgb_from_rgba`), which inflates to exactly what the Swift Paeth filter
     /// makes of the packed RGB rows; the file decodes to the same pixels.
     @Test func blurredPanelsKeepTheRuns() throws {
         let panels = try PNGEncoderTests.image(700, 400) { x, y in

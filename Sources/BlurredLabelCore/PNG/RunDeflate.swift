@@ -1,3 +1,4 @@
+import CBlurKernels
 import CDeflate
 import CRunDeflate
 
@@ -42,7 +43,8 @@ enum RunDeflate {
     }
 
     /// The zlib stream of an opaque `image`'s PNG RGB rows, Paeth-filtered, made a block of rows
-    /// at a time (`bl_paeth_rgb_from_rgba` straight from the RGBA pixels), so neither the packed
+    /// at a time (straight from the RGBA pixels by the blur kernels' `paeth_rgb_from_rgba`, of
+    /// the CPU's widest variant), so neither the packed
     /// nor the filtered picture exists whole; written to `out` (`rgbBound` bytes) with `scratch`
     /// (`rgbScratchBytes`, 2-byte aligned). Its length.
     static func zlibCompressRGBRows(
@@ -58,6 +60,7 @@ enum RunDeflate {
         var stream = bl_run_deflate_stream()
         bl_run_deflate_begin(&stream, out + 2)
         var checksum: UInt32 = 1
+        let paeth = BlurKernelVariant.active.kernels.paeth_rgb_from_rgba!
         image.pixels.withUnsafeBufferPointer { source in
             let pixels = source.baseAddress!
             var y = 0
@@ -65,7 +68,7 @@ enum RunDeflate {
                 let rows = min(rowsPerBlock, height - y)
                 for r in 0..<rows {
                     let row = pixels + (y + r) * width * 4
-                    bl_paeth_rgb_from_rgba(row, y + r > 0 ? row - width * 4 : nil, Int32(width), block + r * rowBytes)
+                    paeth(row, y + r > 0 ? row - width * 4 : nil, Int32(width), block + r * rowBytes)
                 }
                 let count = rows * rowBytes
                 checksum = UInt32(libdeflate_adler32(checksum, block, count))

@@ -34,11 +34,6 @@ void bl_run_deflate_block(bl_run_deflate_stream *stream, const uint8_t *in, size
 /* The bytes written since begin (the last bits padded to a byte). */
 size_t bl_run_deflate_end(bl_run_deflate_stream *stream);
 
-/* The PNG row of `width` RGB pixels taken from RGBA `row` (alpha dropped), Paeth-filtered
-   against RGBA `above` (NULL: the first row, above it zeros): the filter type byte 4, then
-   3 * `width` bytes, at `out`. */
-void bl_paeth_rgb_from_rgba(const uint8_t *row, const uint8_t *above, int width, uint8_t *out);
-
 /* The raw deflate stream (RFC 1951, no zlib header or checksum) of the `count` bytes at `in`,
    written to `out` (at least `bl_run_deflate_bound(count)` bytes); `tokens` is scratch for
    BL_RUN_DEFLATE_BLOCK entries. Returns the bytes written. */
