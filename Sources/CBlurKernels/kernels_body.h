@@ -375,9 +375,13 @@ static inline __attribute__((always_inline)) void fill_block_rgba(float *block, 
 static inline __attribute__((always_inline)) void fill_block_mask(float *block, const uint8_t *source, const bl_layout *L, int y0, int rows) {
     const uint8_t *row[BL_LANES];
     for (int r = 0; r < BL_LANES; r++) row[r] = source + (size_t)(y0 + (r < rows ? r : rows - 1)) * L->row_length;
+    /* A sample of each row a step, stored as one vector (not scatter stores; see fill_block_rgba). */
+#pragma clang loop vectorize(disable) interleave(disable)
     for (int x = 0; x < L->width; x++) {
+        uint8_t bytes[BL_LANES];
+        for (int r = 0; r < BL_LANES; r++) bytes[r] = row[r][x];
         float *b = block + (size_t)x * BL_LANES;
-        for (int r = 0; r < BL_LANES; r++) b[r] = (float)row[r][x];
+        for (int r = 0; r < BL_LANES; r++) b[r] = (float)bytes[r];
     }
 }
 
@@ -408,14 +412,17 @@ static inline __attribute__((always_inline)) void store_group_rgba(float *plane,
 static inline __attribute__((always_inline)) void store_group_mask(float *plane, const bl_layout *L, int y0, int rows, const float *scratch) {
     const int strips = (L->row_length + BL_LANES - 1) / BL_LANES;
     for (int s = 0; s < strips; s++) {
-        float block[BL_LANES][BL_LANES]; /* [row][16 pixels] */
-        for (int p = 0; p < BL_LANES; p++) {
-            int x = s * BL_LANES + p;
-            const float *v = scratch + (size_t)(x < L->width ? x : 0) * BL_LANES;
-            float keep = x < L->width ? 1.0f : 0.0f;
-            for (int r = 0; r < BL_LANES; r++) block[r][p] = v[r] * keep;
+        for (int r = 0; r < rows; r++) {
+            /* Row r of the strip: sample r of 16 pixels (the last strip's unused lanes zero). */
+            float *d = strip_major(plane, L, y0 + r, s * BL_LANES);
+            float values[BL_LANES];
+#pragma clang loop vectorize(disable) interleave(disable)
+            for (int p = 0; p < BL_LANES; p++) {
+                const int x = s * BL_LANES + p;
+                values[p] = x < L->width ? scratch[(size_t)x * BL_LANES + r] : 0.0f;
+            }
+            memcpy(d, values, sizeof values);
         }
-        for (int r = 0; r < rows; r++) memcpy(strip_major(plane, L, y0 + r, s * BL_LANES), block[r], sizeof block[r]);
     }
 }
 
@@ -524,9 +531,30 @@ static void BL_VARIANT(paeth_rgb_from_rgba)(const uint8_t *row, const uint8_t *a
     }
 }
 
+/* See bl_split_rgb_fn and bl_join_rgb_fn. */
+static void BL_VARIANT(split_rgb)(const uint8_t *rgba, size_t count, uint8_t *red, uint8_t *green, uint8_t *blue) {
+    for (size_t i = 0; i < count; i++) {
+        red[i] = rgba[4 * i];
+        green[i] = rgba[4 * i + 1];
+        blue[i] = rgba[4 * i + 2];
+    }
+}
+
+static void BL_VARIANT(join_rgb)(const uint8_t *red, const uint8_t *green, const uint8_t *blue, size_t count,
+                                 uint8_t *rgba) {
+    for (size_t i = 0; i < count; i++) {
+        rgba[4 * i] = red[i];
+        rgba[4 * i + 1] = green[i];
+        rgba[4 * i + 2] = blue[i];
+        rgba[4 * i + 3] = 255;
+    }
+}
+
 const bl_kernels BL_VARIANT(bl_kernels) = {
     .fixed_fir_rows = BL_VARIANT(fixed_fir_rows),
     .deriche_horizontal = BL_VARIANT(deriche_horizontal),
     .deriche_vertical = BL_VARIANT(deriche_vertical),
     .paeth_rgb_from_rgba = BL_VARIANT(paeth_rgb_from_rgba),
+    .split_rgb = BL_VARIANT(split_rgb),
+    .join_rgb = BL_VARIANT(join_rgb),
 };

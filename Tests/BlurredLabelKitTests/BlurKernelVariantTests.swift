@@ -27,6 +27,12 @@ struct BlurKernelVariantTests {
                 return [random.next() % a, random.next() % a, random.next() % a, a]
             }
             let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+            // Opaque: blurred as three colour planes (clamped edges), through split_rgb/join_rgb.
+            let opaque = try Image(
+                width: width,
+                height: height,
+                premultipliedRGBA: pixels.enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+            )
             let mask = try CoverageMask(
                 width: width,
                 height: height,
@@ -39,6 +45,10 @@ struct BlurKernelVariantTests {
                     #expect(
                         run(blur).apply(to: image, threads: 1) == reference.apply(to: image, threads: 1),
                         "\(name) RGBA \(width)×\(height) σ \(sigma) \(edges)"
+                    )
+                    #expect(
+                        run(blur).apply(to: opaque, threads: 2) == reference.apply(to: opaque, threads: 1),
+                        "\(name) opaque RGBA \(width)×\(height) σ \(sigma) \(edges)"
                     )
                     #expect(
                         run(blur).apply(to: mask, threads: 3) == reference.apply(to: mask, threads: 1),

@@ -137,6 +137,38 @@ struct GaussianBlurTests {
         #expect(blur.apply(to: mask, threads: 1) == blur.apply(to: mask, threads: 5))
     }
 
+    /// An opaque picture with clamped edges is blurred as three colour planes: the same bytes
+    /// as the RGBA passes, at FIR and recursive sigmas, odd sizes, 1×N and N×1, one thread and
+    /// several, with a tint too; a picture with one translucent pixel takes the RGBA passes.
+    @Test(
+        "an opaque picture's colour planes give the RGBA passes' bytes",
+        arguments: [0.5, 2.5, 8.99, 9.0, 20.0, 60.0]
+    )
+    func opaquePlanes(sigma: Double) throws {
+        var random = TestRandom(state: 23)
+        for (width, height) in [(203, 71), (1, 90), (90, 1), (421, 317)] {
+            var pixels = (0..<(width * height)).flatMap { i -> [UInt8] in
+                // Noise, flat runs and hard edges: every clamp and rounding path.
+                let flat = (i / 37) % 3 == 0
+                return [flat ? 250 : random.next(), flat ? 3 : random.next(), random.next() / 2, 255]
+            }
+            let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+            for tint in [nil, Color(red: 255, green: 255, blue: 255, alpha: 77)] {
+                let blur = try GaussianBlur(sigma: sigma, edges: .clamp, tint: tint)
+                var rgba = blur
+                rgba.opaqueAsPlanes = false
+                let expected = rgba.apply(to: image, threads: 1)
+                #expect(blur.apply(to: image, threads: 1) == expected, "\(width)x\(height)")
+                #expect(blur.apply(to: image, threads: 3) == expected, "\(width)x\(height), 3 threads")
+            }
+            pixels[3] = 254
+            let translucent = try Image(width: width, height: height, premultipliedRGBA: pixels)
+            var rgba = try GaussianBlur(sigma: sigma, edges: .clamp)
+            rgba.opaqueAsPlanes = false
+            #expect(try GaussianBlur(sigma: sigma, edges: .clamp).apply(to: translucent) == rgba.apply(to: translucent))
+        }
+    }
+
     @Test("no dark fringes: a red square on transparency stays pure red", arguments: [1.0, 2.5, 20.0])
     func noDarkFringes(sigma: Double) throws {
         var image = try Image(width: 60, height: 60)

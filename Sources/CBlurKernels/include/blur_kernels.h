@@ -74,12 +74,20 @@ typedef void (*bl_deriche_vertical_fn)(const bl_layout *layout, const bl_section
    bytes (WholePNGWriter, RunDeflate). Exact integer arithmetic: the same bytes in every variant. */
 typedef void (*bl_paeth_rgb_from_rgba_fn)(const uint8_t *row, const uint8_t *above, int width, uint8_t *out);
 
+/* An opaque RGBA picture's `count` pixels as three planes of red, green and blue, and back
+   (alpha 255): the blur of an opaque picture runs on the planes, a quarter fewer samples. */
+typedef void (*bl_split_rgb_fn)(const uint8_t *rgba, size_t count, uint8_t *red, uint8_t *green, uint8_t *blue);
+typedef void (*bl_join_rgb_fn)(const uint8_t *red, const uint8_t *green, const uint8_t *blue, size_t count,
+                               uint8_t *rgba);
+
 /* One CPU variant's kernels. */
 typedef struct {
     bl_fixed_fir_rows_fn fixed_fir_rows;
     bl_deriche_horizontal_fn deriche_horizontal;
     bl_deriche_vertical_fn deriche_vertical;
     bl_paeth_rgb_from_rgba_fn paeth_rgb_from_rgba;
+    bl_split_rgb_fn split_rgb;
+    bl_join_rgb_fn join_rgb;
 } bl_kernels;
 
 /* The CPU variants, narrowest first. */
