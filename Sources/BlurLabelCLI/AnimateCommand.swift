@@ -3,8 +3,8 @@ import BlurredLabelCore
 /// `blurlabel animate TEXT [--steps N] [--max-radius R] -o OUT.png`: the blur stepping from sharp to
 /// full as an animated PNG, or as numbered PNGs with `--frames DIR`; `--image IN.png` animates a
 /// picture's blur instead of a label's. Frames are made a few at a time (one per core; a large
-/// picture's one at a time, each on every core) and written as they come, so memory does not
-/// grow with the frame count.
+/// picture's blurred one at a time on every core, then compressed side by side) and written as
+/// they come, so memory does not grow with the frame count.
 enum AnimateCommand {
     static let listing: CommandLineTool.Listing = .init(
         name: "animate",
@@ -51,10 +51,11 @@ enum AnimateCommand {
         .integer("0-9", 0...9),
         default: PNGEncoder().compressionLevel,
         shown: "\(PNGEncoder().compressionLevel); \(pictureCompression) with --image",
-        help: "compression level of the frames: 0 stored, 1 fastest (libdeflate), 9 smallest"
+        help: "compression level of the frames: 0 stored, 1 fastest, 9 smallest"
     )
-    /// A picture's frames default to level 1 (libdeflate's, each frame whole): on a 3840x2160
-    /// screenshot's blur, files a third smaller than OpenCV's default (Benchmarks/run-animate).
+    /// A picture's frames default to level 1 (RunDeflate's runs, each frame on its own core; see
+    /// WholePNGWriter): on a 3840x2160 screenshot's blur, files a third smaller than OpenCV's
+    /// default, about three times as fast (Benchmarks/run-animate).
     static let pictureCompression = 1
 
     static let spec = CommandSpec(
