@@ -42,7 +42,6 @@ let package = Package(
         .target(name: "CBlurKernels"),
         // Picture frames' deflate: runs and per-block Huffman tables, fast where libdeflate's
         // match finder is not (see its header).
-        .target(name: "CRunDeflate"),
         // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
         .target(name: "CThreadSanitizer"),
         // sched_getaffinity (a GNU extension Swift's Glibc does not declare): the CPUs the process may use.
@@ -53,7 +52,7 @@ let package = Package(
         // command-line tool, which links only this, starts without its runtime and libdispatch.
         .target(
             name: "BlurredLabelCore",
-            dependencies: ["CPNGShim", "CBlurKernels", "CRunDeflate", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
+            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
         ),
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),
@@ -84,7 +83,7 @@ let package = Package(
         // on blurlabel never builds them.
         .executableTarget(
             name: "blurlabel-bench",
-            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter", "CZlib", "CDeflate"],
+            dependencies: ["BlurredLabelCore", "BenchPictures", "CReferencePNGFilter", "CReferenceRunDeflate", "CZlib", "CDeflate"],
             path: "Benchmarks/Sources/blurlabel-bench"
         ),
         // The checks for another machine (16 cores, AVX-512), without Foundation so its static
@@ -98,6 +97,7 @@ let package = Package(
         .target(name: "BenchPictures", dependencies: ["BlurredLabelCore"], path: "Benchmarks/Sources/BenchPictures"),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
+        .target(name: "CReferenceRunDeflate", path: "Benchmarks/Sources/CReferenceRunDeflate"),
         // Test only: the AVX-512 kernels' source built for any x86-64, its AVX-512 instructions
         // emulated by SIMDe, so their bytes are checked on CPUs without AVX-512.
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",

@@ -91,6 +91,12 @@ do {
             size: Int(ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "2048")!,
             repeats: Int(ProcessInfo.processInfo.environment["BENCH_REPEATS"] ?? "5")!
         )
+    case "run-deflate":
+        try benchmarkRunDeflate(
+            width: args.count > 4 ? Int(args[3])! : 3840,
+            height: args.count > 4 ? Int(args[4])! : 2160,
+            repeats: args.count > 2 ? Int(args[2])! : 5
+        )
     case "png":
         // Encoding settings on typical labels: bytes and time per image.
         var images: [Image] = []

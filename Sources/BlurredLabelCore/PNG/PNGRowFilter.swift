@@ -65,7 +65,7 @@ package enum PNGRowFilter {
 
     /// Every row Paeth-filtered (PNG filter type 4), as libpng writes them when Paeth is the only
     /// filter allowed: one type byte then `rowBytes` bytes per row, from `out`. `SmallPNGWriter`.
-    static func paethRows(
+    package static func paethRows(
         pixels: UnsafePointer<UInt8>,
         rowBytes: Int,
         bytesPerPixel: Int,

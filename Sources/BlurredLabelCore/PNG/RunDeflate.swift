@@ -1,18 +1,17 @@
 import CBlurKernels
 import CDeflate
-import CRunDeflate
 
-/// zlib streams of filtered picture rows by `bl_run_deflate` (CRunDeflate): matches only as runs
-/// of the byte before, each block's own Huffman tables. `WholePNGWriter`'s level 1: on a
+/// zlib streams of filtered picture rows by `RunDeflateEncoder`: matches only as runs of the byte
+/// before, each block's own Huffman tables. `WholePNGWriter`'s level 1: on a
 /// 3840×2160 screenshot's Paeth-filtered blur frames about 3× as fast as libdeflate's level 1,
 /// with files no larger (Benchmarks/README.md, "Animate"). The bytes depend only on the input.
 enum RunDeflate {
     /// Scratch bytes `zlibCompress` needs beside its output (the tokens of one block).
-    static let scratchBytes = Int(BL_RUN_DEFLATE_BLOCK) * MemoryLayout<UInt16>.stride
+    static let scratchBytes = RunDeflateEncoder.blockBytes * MemoryLayout<UInt16>.stride
 
     /// The most bytes `zlibCompress` writes for `count` bytes.
     static func zlibBound(count: Int) -> Int {
-        6 + bl_run_deflate_bound(count, count / Int(BL_RUN_DEFLATE_BLOCK) + 1)
+        6 + RunDeflateEncoder.bound(count: count, blocks: count / RunDeflateEncoder.blockBytes + 1)
     }
 
     /// The zlib stream of the `count` bytes at `data`, written to `out` (at least `zlibBound`
@@ -23,13 +22,20 @@ enum RunDeflate {
         into out: UnsafeMutablePointer<UInt8>,
         scratch: UnsafeMutableRawPointer
     ) -> Int {
-        let tokens = scratch.bindMemory(to: UInt16.self, capacity: Int(BL_RUN_DEFLATE_BLOCK))
-        let written = 2 + bl_run_deflate(data, count, out + 2, tokens)
+        let tokens = scratch.bindMemory(to: UInt16.self, capacity: RunDeflateEncoder.blockBytes)
+        var encoder = RunDeflateEncoder(out: out + 2)
+        var start = 0
+        repeat {
+            let piece = min(count - start, RunDeflateEncoder.blockBytes)
+            encoder.append(data + start, count: piece, final: start + piece == count, tokens: tokens)
+            start += piece
+        } while start < count
+        let written = 2 + encoder.finish()
         return finish(out, written: written, checksum: libdeflate_adler32(1, data, count))
     }
 
     /// Rows of opaque RGB made a block at a time: `blockRows` rows, at most one block's bytes.
-    static func blockRows(width: Int) -> Int { max(1, Int(BL_RUN_DEFLATE_BLOCK) / (width * 3 + 1)) }
+    static func blockRows(width: Int) -> Int { max(1, RunDeflateEncoder.blockBytes / (width * 3 + 1)) }
 
     /// Scratch bytes `zlibCompressRGBRows` needs: the tokens, then a block of filtered rows.
     static func rgbScratchBytes(width: Int) -> Int { scratchBytes + blockRows(width: width) * (width * 3 + 1) }
@@ -38,8 +44,8 @@ enum RunDeflate {
     static func rgbBound(_ image: Image) -> Int {
         let rowBytes = image.width * 3 + 1
         let blocks = (image.height + blockRows(width: image.width) - 1) / blockRows(width: image.width)
-        let pieces = blocks * ((rowBytes * blockRows(width: image.width)) / Int(BL_RUN_DEFLATE_BLOCK) + 1)
-        return 6 + bl_run_deflate_bound(image.height * rowBytes, pieces)
+        let pieces = blocks * ((rowBytes * blockRows(width: image.width)) / RunDeflateEncoder.blockBytes + 1)
+        return 6 + RunDeflateEncoder.bound(count: image.height * rowBytes, blocks: pieces)
     }
 
     /// The zlib stream of an opaque `image`'s PNG RGB rows, Paeth-filtered, made a block of rows
@@ -55,10 +61,9 @@ enum RunDeflate {
         let (width, height) = (image.width, image.height)
         let rowBytes = width * 3 + 1
         let rowsPerBlock = blockRows(width: width)
-        let tokens = scratch.bindMemory(to: UInt16.self, capacity: Int(BL_RUN_DEFLATE_BLOCK))
+        let tokens = scratch.bindMemory(to: UInt16.self, capacity: RunDeflateEncoder.blockBytes)
         let block = (scratch + scratchBytes).bindMemory(to: UInt8.self, capacity: rowsPerBlock * rowBytes)
-        var stream = bl_run_deflate_stream()
-        bl_run_deflate_begin(&stream, out + 2)
+        var encoder = RunDeflateEncoder(out: out + 2)
         var checksum: UInt32 = 1
         let paeth = BlurKernelVariant.active.kernels.paeth_rgb_from_rgba!
         image.pixels.withUnsafeBufferPointer { source in
@@ -74,15 +79,15 @@ enum RunDeflate {
                 checksum = UInt32(libdeflate_adler32(checksum, block, count))
                 var start = 0
                 while start < count {
-                    let piece = min(count - start, Int(BL_RUN_DEFLATE_BLOCK))
-                    let final: Int32 = y + rows == height && start + piece == count ? 1 : 0
-                    bl_run_deflate_block(&stream, block + start, piece, final, tokens)
+                    let piece = min(count - start, RunDeflateEncoder.blockBytes)
+                    let final = y + rows == height && start + piece == count
+                    encoder.append(block + start, count: piece, final: final, tokens: tokens)
                     start += piece
                 }
                 y += rows
             }
         }
-        return finish(out, written: 2 + bl_run_deflate_end(&stream), checksum: checksum)
+        return finish(out, written: 2 + encoder.finish(), checksum: checksum)
     }
 
     /// The zlib header before the `written - 2` bytes of deflate at `out + 2`, and the checksum

@@ -1,6 +1,10 @@
 #ifndef BLURLABEL_RUN_DEFLATE_H
 #define BLURLABEL_RUN_DEFLATE_H
-/* A fast deflate encoder for filtered PNG rows: the only matches it looks for are runs of the
+/* The C version of RunDeflateEncoder (Sources/BlurredLabelCore/PNG/RunDeflateEncoder.swift), which
+   replaced it: kept for `blurlabel-bench run-deflate`, which checks both give the same bytes and
+   times them side by side (the Swift one was the faster on this toolchain).
+
+   A fast deflate encoder for filtered PNG rows: the only matches it looks for are runs of the
    byte before (distance 1, as zlib's Z_RLE strategy), coded with dynamic Huffman tables made for
    each block of BL_RUN_DEFLATE_BLOCK input bytes (a block costing more than stored bytes is
    stored instead). Blurred pictures, Paeth-filtered, are mostly runs of zeros and small
