@@ -1,5 +1,3 @@
-import CDeflate
-
 /// Animated PNG (APNG) files: every frame compressed by libpng as an ordinary PNG, then its
 /// image data re-wrapped in the animation chunks (acTL, fcTL, fdAT) that Debian's libpng cannot
 /// write itself. All frames share one size and one colour plan.
@@ -41,11 +39,12 @@ package struct APNGWriter: Sendable {
         return chunks
     }
 
+    /// One chunk on its own (`PNGFileLayout.appendChunk`).
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        var crc = libdeflate_crc32(0, typeBytes, typeBytes.count)
-        crc = data.withUnsafeBufferPointer { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
-        return be32(UInt32(data.count)) + typeBytes + data + be32(crc)
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(data.count + 12)
+        data.withUnsafeBufferPointer { PNGFileLayout.appendChunk(type, $0, to: &chunk) }
+        return chunk
     }
 
     static func be32(_ v: UInt32) -> [UInt8] {

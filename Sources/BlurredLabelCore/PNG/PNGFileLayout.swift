@@ -39,11 +39,11 @@ enum PNGFileLayout {
 
     /// Appends one chunk to `file`: the length of `data`, `type`, `data`, and the CRC-32 of type
     /// and data (libdeflate's, the same value as zlib's `crc32` in a fifth of the time).
-    static func appendChunk(_ type: StaticString, _ data: UnsafeBufferPointer<UInt8>, to file: inout [UInt8]) {
-        precondition(type.utf8CodeUnitCount == 4, "a PNG chunk type is four letters")
+    static func appendChunk(_ type: String, _ data: UnsafeBufferPointer<UInt8>, to file: inout [UInt8]) {
+        precondition(type.utf8.count == 4, "a PNG chunk type is four letters")
         let start = file.count
         appendBE32(UInt32(data.count), to: &file)
-        type.withUTF8Buffer { file.append(contentsOf: $0) }
+        file.append(contentsOf: type.utf8)
         file.append(contentsOf: data)
         let crc = file.withUnsafeBufferPointer { all in
             libdeflate_crc32(0, all.baseAddress.map { $0 + start + 4 }, 4 + data.count)
