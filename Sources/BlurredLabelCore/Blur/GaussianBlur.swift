@@ -69,7 +69,9 @@ public struct GaussianBlur: Sendable {
         }
         let pixels = HugePages.bytes(count: image.pixels.count) { destination in
             image.pixels.withUnsafeBufferPointer { source in
-                if opaqueAsPlanes && edges == .clamp && Self.isOpaque(source) {
+                if opaqueAsPlanes && edges == .clamp
+                    && allOpaque(UnsafeRawBufferPointer(source).bindMemory(to: UInt32.self))
+                {
                     runPlanes(
                         width: image.width,
                         height: image.height,
@@ -110,14 +112,6 @@ public struct GaussianBlur: Sendable {
             }
         }
         return try! CoverageMask(width: mask.width, height: mask.height, values: values)
-    }
-
-    /// Whether every pixel's alpha is 255 (one vectorised AND).
-    private static func isOpaque(_ pixels: UnsafeBufferPointer<UInt8>) -> Bool {
-        let words = UnsafeRawBufferPointer(pixels).bindMemory(to: UInt32.self)
-        var all: UInt32 = 0xFF00_0000
-        for word in words { all &= word }
-        return all >> 24 == 255
     }
 
     /// An opaque picture's blur with edges clamped: its red, green and blue each blurred as a

@@ -185,9 +185,7 @@ private struct GreySurvey: Sendable {
                     }
                 }
                 guard isOpaque, index < words.count else { return }
-                var all: UInt32 = 0xFF00_0000
-                for word in UnsafeBufferPointer(rebasing: words[index...]) { all &= word }
-                isOpaque = all >> 24 == 255
+                isOpaque = allOpaque(UnsafeBufferPointer(rebasing: words[index...]))
             }
         }
         opaque = isOpaque
