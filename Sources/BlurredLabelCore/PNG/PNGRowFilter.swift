@@ -1,3 +1,5 @@
+import CBlurKernels
+
 /// PNG's per-row filters (None, Sub, Up, Average, Paeth) with libpng's choice heuristic: each row
 /// gets the filter whose output has the smallest sum of absolute values (bytes read as signed).
 /// Used by `ParallelPNGWriter`, which filters rows on several threads before deflating; the Paeth
@@ -88,6 +90,22 @@ package enum PNGRowFilter {
                 bytesPerPixel: p,
                 into: destination + 1
             )
+        }
+    }
+
+    /// Rows `rows` of an opaque `image` as PNG RGB rows, Paeth-filtered straight from its RGBA
+    /// pixels (alpha dropped) by the CPU's widest kernel variant (`paeth_rgb_from_rgba`): one type
+    /// byte then 3·width bytes per row, the range's first row at `out`. The same bytes as
+    /// `paethRows` of the packed RGB rows (BlurKernelVariantTests), without packing them.
+    package static func paethRGB(fromRGBA image: Image, rows: Range<Int>, into out: UnsafeMutablePointer<UInt8>) {
+        let width = image.width
+        let paeth = BlurKernelVariant.active.kernels.paeth_rgb_from_rgba!
+        image.pixels.withUnsafeBufferPointer { source in
+            guard let pixels = source.baseAddress else { return }
+            for y in rows {
+                let row = pixels + y * width * 4
+                paeth(row, y > 0 ? row - width * 4 : nil, Int32(width), out + (y - rows.lowerBound) * (width * 3 + 1))
+            }
         }
     }
 

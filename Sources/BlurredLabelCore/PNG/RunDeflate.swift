@@ -1,4 +1,3 @@
-import CBlurKernels
 import CDeflate
 
 /// zlib streams of filtered picture rows by `RunDeflateEncoder`: matches only as runs of the byte
@@ -49,8 +48,7 @@ enum RunDeflate {
     }
 
     /// The zlib stream of an opaque `image`'s PNG RGB rows, Paeth-filtered, made a block of rows
-    /// at a time (straight from the RGBA pixels by the blur kernels' `paeth_rgb_from_rgba`, of
-    /// the CPU's widest variant), so neither the packed
+    /// at a time (straight from the RGBA pixels: `PNGRowFilter.paethRGB`), so neither the packed
     /// nor the filtered picture exists whole; written to `out` (`rgbBound` bytes) with `scratch`
     /// (`rgbScratchBytes`, 2-byte aligned). Its length.
     static func zlibCompressRGBRows(
@@ -65,27 +63,20 @@ enum RunDeflate {
         let block = (scratch + scratchBytes).bindMemory(to: UInt8.self, capacity: rowsPerBlock * rowBytes)
         var encoder = RunDeflateEncoder(out: out + 2)
         var checksum: UInt32 = 1
-        let paeth = BlurKernelVariant.active.kernels.paeth_rgb_from_rgba!
-        image.pixels.withUnsafeBufferPointer { source in
-            let pixels = source.baseAddress!
-            var y = 0
-            while y < height {
-                let rows = min(rowsPerBlock, height - y)
-                for r in 0..<rows {
-                    let row = pixels + (y + r) * width * 4
-                    paeth(row, y + r > 0 ? row - width * 4 : nil, Int32(width), block + r * rowBytes)
-                }
-                let count = rows * rowBytes
-                checksum = UInt32(libdeflate_adler32(checksum, block, count))
-                var start = 0
-                while start < count {
-                    let piece = min(count - start, RunDeflateEncoder.blockBytes)
-                    let final = y + rows == height && start + piece == count
-                    encoder.append(block + start, count: piece, final: final, tokens: tokens)
-                    start += piece
-                }
-                y += rows
+        var y = 0
+        while y < height {
+            let rows = min(rowsPerBlock, height - y)
+            PNGRowFilter.paethRGB(fromRGBA: image, rows: y..<(y + rows), into: block)
+            let count = rows * rowBytes
+            checksum = UInt32(libdeflate_adler32(checksum, block, count))
+            var start = 0
+            while start < count {
+                let piece = min(count - start, RunDeflateEncoder.blockBytes)
+                let final = y + rows == height && start + piece == count
+                encoder.append(block + start, count: piece, final: final, tokens: tokens)
+                start += piece
             }
+            y += rows
         }
         return finish(out, written: 2 + encoder.finish(), checksum: checksum)
     }

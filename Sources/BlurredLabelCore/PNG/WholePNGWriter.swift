@@ -13,8 +13,8 @@
 ///
 /// An opaque picture at level 1 (an animation's frames, usually) is filtered straight from its
 /// RGBA pixels and compressed a block of rows at a time: neither its packed nor its filtered
-/// rows exist whole. Otherwise the packed rows, the filtered rows and the compressed stream live
-/// in one buffer. Either scratch is taken from `scratch` and given back: frames encoded one after
+/// rows exist whole. Otherwise the filtered rows and the compressed stream live in one buffer (an
+/// opaque picture's rows filtered straight from RGBA, other plans' packed first). Either scratch is taken from `scratch` and given back: frames encoded one after
 /// another reuse it, where fresh memory for each (75 MB for a 3840×2160 RGB frame) cost a fifth
 /// of an animation's time in the kernel clearing pages. The bytes depend only on the image and
 /// the level.
@@ -78,60 +78,51 @@ enum WholePNGWriter {
         deflateLevel: Int32,
         runs: Bool
     ) throws -> [UInt8] {
-        let (width, height) = (image.width, image.height)
-        // RGB, the plan of opaque pictures, is packed straight into the scratch; others by `packRows`.
+        let height = image.height
+        // RGB, the plan of opaque pictures, is filtered straight from the RGBA pixels; others are
+        // packed by `packRows` first.
         let packed: [UInt8]?
         let rowBytes: Int
         if case .rgb = plan {
-            (packed, rowBytes) = (nil, width * 3)
+            (packed, rowBytes) = (nil, image.width * 3)
         } else {
             let (rows, bytes) = PNGEncoder.packRows(image, plan: plan)
             (packed, rowBytes) = (rows, bytes)
         }
-        let rowsCount = packed == nil ? height * rowBytes : 0
         let filteredCount = height * (rowBytes + 1)
         guard let libdeflateBound = DeflateCompressors.zlibBound(count: filteredCount, level: deflateLevel) else {
             throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor")
         }
         let bound = runs ? max(libdeflateBound, RunDeflate.zlibBound(count: filteredCount)) : libdeflateBound
-        // The run encoder's tokens first (aligned), then the rows, the filtered rows, the stream.
+        // The run encoder's tokens first (aligned), then the filtered rows, the stream.
         let tokenBytes = runs ? RunDeflate.scratchBytes : 0
-        let buffer = scratch.take(bytes: tokenBytes + rowsCount + filteredCount + bound)
+        let buffer = scratch.take(bytes: tokenBytes + filteredCount + bound)
         defer { scratch.recycle(buffer) }
-        let base = buffer.pointer.assumingMemoryBound(to: UInt8.self) + tokenBytes
-        let filtered = base + rowsCount
+        let filtered = buffer.pointer.assumingMemoryBound(to: UInt8.self) + tokenBytes
         let compressed = filtered + filteredCount
-        func filter(_ pixels: UnsafePointer<UInt8>) {
-            if plan.isPalette || plan.bitDepth < 8 {
-                PNGRowFilter.filter(
-                    pixels: pixels,
-                    rowBytes: rowBytes,
-                    bytesPerPixel: plan.filterBytesPerPixel,
-                    rows: 0..<height,
-                    into: filtered
-                )
-            } else {
-                PNGRowFilter.paethRows(
-                    pixels: pixels,
-                    rowBytes: rowBytes,
-                    bytesPerPixel: plan.filterBytesPerPixel,
-                    height: height,
-                    into: filtered
-                )
-            }
-        }
         if let packed {
-            packed.withUnsafeBufferPointer { filter($0.baseAddress!) }
-        } else {
-            image.pixels.withUnsafeBufferPointer { source in
+            packed.withUnsafeBufferPointer { source in
                 let pixels = source.baseAddress!
-                for i in 0..<(width * height) {
-                    base[i * 3] = pixels[i * 4]
-                    base[i * 3 + 1] = pixels[i * 4 + 1]
-                    base[i * 3 + 2] = pixels[i * 4 + 2]
+                if plan.isPalette || plan.bitDepth < 8 {
+                    PNGRowFilter.filter(
+                        pixels: pixels,
+                        rowBytes: rowBytes,
+                        bytesPerPixel: plan.filterBytesPerPixel,
+                        rows: 0..<height,
+                        into: filtered
+                    )
+                } else {
+                    PNGRowFilter.paethRows(
+                        pixels: pixels,
+                        rowBytes: rowBytes,
+                        bytesPerPixel: plan.filterBytesPerPixel,
+                        height: height,
+                        into: filtered
+                    )
                 }
             }
-            filter(base)
+        } else {
+            PNGRowFilter.paethRGB(fromRGBA: image, rows: 0..<height, into: filtered)
         }
         func libdeflate() -> Int {
             DeflateCompressors.zlibCompress(
