@@ -18,7 +18,8 @@ extension LabelPipeline {
         let (source, blurred) = try blurredInk(of: text)
         let missing = source.text?.missingCharacters ?? []
         let warnings = source.text?.fontWarnings ?? []
-        if style.canvas == nil, case let .coverage(mask) = blurred, let levels = greyLevels(),
+        if style.canvas == nil, case let .coverage(mask) = blurred,
+            let levels = Composite.greyTable(color: style.color, background: style.background),
             let bytes = encoder.encodeGrey(mask, levels: levels)
         {
             return EncodedLabel(
@@ -37,10 +38,5 @@ extension LabelPipeline {
             fontWarnings: warnings,
             viaGreyRows: false
         )
-    }
-
-    /// The composite's 256 pixels as 8-bit grey when every one is opaque grey, else nil.
-    private func greyLevels() -> [UInt8]? {
-        Composite.greyTable(color: style.color, background: style.background)
     }
 }
