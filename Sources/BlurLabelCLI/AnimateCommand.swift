@@ -186,12 +186,10 @@ enum AnimateCommand {
             for name in names where FileIO.isSymbolicLink(name) {
                 throw FileError.cannotWrite(path: name, reason: "is a symbolic link (not followed here)")
             }
-            var index = 0
-            try frames.forEachFile(request.order, encoder: PNGEncoder(compressionLevel: request.compression)) { file in
-                try FileIO.write(file, to: names[index], followingLinks: false)
-                index += 1
+            try frames.forEachFile(request.order, encoder: PNGEncoder(compressionLevel: request.compression)) {
+                try FileIO.write($1, to: names[$0], followingLinks: false)
             }
-            if let warning = staleFramesWarning(in: folder, count: index) {
+            if let warning = staleFramesWarning(in: folder, count: names.count) {
                 output.standardError("blurlabel animate: \(warning)\n")
             }
         } else if let path {
@@ -226,11 +224,10 @@ enum AnimateCommand {
         let height: Int
         /// Frames made at once.
         let window: Int
-        /// Frames made and encoded at once.
-        let fileWindow: Int
         let levels: ([Int]) throws -> [Image]
-        /// The same as PNG files, encoded side by side.
-        let files: ([Int], PNGEncoder) throws -> [[UInt8]]
+        /// A picture's frames as PNG files, made and encoded side by side and handed over in order
+        /// with their place (`ImageBlurLevelPlan.encodeLevels`); nil for a label's.
+        let files: (([Int], PNGEncoder, @escaping @Sendable (Int, [UInt8]) throws -> Void) throws -> Void)?
 
         init(_ request: Request, output: CommandLineTool.Output) throws {
             let threads = max(1, defaultThreadCount)
@@ -245,10 +242,9 @@ enum AnimateCommand {
                     maxRadius: request.maxRadius,
                     steps: request.steps
                 )
-                (width, height, window, fileWindow) = (plan.width, plan.height, threads, threads)
+                (width, height, window) = (plan.width, plan.height, threads)
                 levels = { try plan.levels($0, threads: threads) }
-                files = { indices, encoder in try plan.levels(indices, threads: threads).map { try encoder.encode($0) }
-                }
+                files = nil
             case let .image(path, tint):
                 let image = try PNGDecoder.decode(contentsOf: path, maxPixels: request.maxPixels)
                 let plan = try ImageBlurLevelPlan(
@@ -259,11 +255,9 @@ enum AnimateCommand {
                     tint: tint
                 )
                 // A picture that keeps every core busy on its own is made one frame at a time.
-                // and its files as many at a time as fit in memory, each compressed on one core.
                 (width, height, window) = (plan.width, plan.height, plan.levelsAtOnce(threads: threads))
-                fileWindow = plan.filesAtOnce(threads: threads)
                 levels = { try plan.levels($0, threads: threads) }
-                files = { indices, encoder in try plan.encodedLevels(indices, encoder: encoder, threads: threads) }
+                files = { try plan.encodeLevels($0, encoder: $1, threads: threads, deliver: $2) }
             }
             let framePixels = width * height
             guard
@@ -289,13 +283,19 @@ enum AnimateCommand {
             }
         }
 
-        /// The same as PNG files made by `encoder`, encoded side by side as they are made.
-        func forEachFile(_ order: [Int], encoder: PNGEncoder, _ body: ([UInt8]) throws -> Void) throws {
-            var start = 0
-            while start < order.count {
-                let chunk = Array(order[start..<min(order.count, start + fileWindow)])
-                for file in try files(chunk, encoder) { try body(file) }
-                start += chunk.count
+        /// The same as PNG files made by `encoder`, handed to `body` with their place in `order`,
+        /// one at a time and in order (from any thread, for a picture's).
+        func forEachFile(
+            _ order: [Int],
+            encoder: PNGEncoder,
+            _ body: @escaping @Sendable (Int, [UInt8]) throws -> Void
+        ) throws {
+            if let files { return try files(order, encoder, body) }
+            var position = 0
+            try forEach(order) { frame in
+                try body(position, try encoder.encode(frame))
+                position += 1
+                return true
             }
         }
 

@@ -66,9 +66,10 @@ struct ImageBlurLevelsTests {
     }
 
     /// The frames `animate --image` writes: the same files for any thread count, whether the
-    /// levels are made one at a time (1 thread) or several side by side, each blurred on its
-    /// share of the threads (2, 3, 4, 8), and each the encoding of the level: a translucent
-    /// picture (RGBA) and an opaque one (RGB, packed by the writer itself).
+    /// levels go through `LevelFileScheduler` (300×300 keeps up to 5 threads busy a level at a
+    /// time: 1, 2, 3 and 4 threads) or are made a level per thread (8), each the encoding of the
+    /// level (under the tint, but for level 0): a translucent picture (RGBA) and an opaque one (its
+    /// blur as colour planes, packed RGB by the writer), in the order asked for, repeats included.
     @Test(arguments: [false, true])
     func encodedLevelsAreTheSameFilesForAnyThreadCount(opaque: Bool) throws {
         var picture = try translucentPicture(width: 300, height: 300)
@@ -79,24 +80,52 @@ struct ImageBlurLevelsTests {
                 premultipliedRGBA: picture.pixels.enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
             )
         }
-        let plan = try ImageBlurLevelPlan(image: picture, maxRadius: 12, steps: 3)
-        let encoder = PNGEncoder(compressionLevel: 1)
-        let one = try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: 1)
-        #expect(plan.filesAtOnce(threads: 4) == 4 && plan.filesAtOnce(threads: 8) == 8)
-        for threads in [2, 3, 4, 8] {
-            #expect(try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: threads) == one)
+        let order = [0, 1, 2, 3, 2, 0]
+        for tint in [nil, Color(red: 0, green: 0, blue: 0, alpha: 0x4d)] {
+            let plan = try ImageBlurLevelPlan(image: picture, maxRadius: 12, steps: 3, tint: tint)
+            #expect(plan.levelsAtOnce(threads: 4) == 1 && plan.levelsAtOnce(threads: 8) == 8)
+            let encoder = PNGEncoder(compressionLevel: 1)
+            let one = try plan.encodedLevels(order, encoder: encoder, threads: 1)
+            for threads in [2, 3, 4, 8] {
+                #expect(try plan.encodedLevels(order, encoder: encoder, threads: threads) == one)
+            }
+            for (position, level) in order.enumerated() {
+                #expect(try PNGDecoder.decode(one[position]) == (try plan.level(level)))
+            }
         }
-        for level in 0...3 { #expect(try PNGDecoder.decode(one[level]) == (try plan.level(level))) }
     }
 
-    /// Frames in flight are bounded by memory, not by the step count or only by the cores: four
-    /// of a 3840×2160 picture (a gigabyte at 32 bytes a pixel) even with 16 threads.
-    @Test func framesInFlightAreBoundedByMemory() throws {
+    /// An error handing a file over stops the run: it is rethrown, no file after it is handed
+    /// over, and the files before it were, in order.
+    @Test(arguments: [1, 2, 4])
+    func aFailedHandOverStopsTheLevels(threads: Int) throws {
+        struct Refused: Error {}
+        let plan = try ImageBlurLevelPlan(
+            image: try translucentPicture(width: 300, height: 300),
+            maxRadius: 12,
+            steps: 8
+        )
+        let handed = LockedValue([Int]())
+        #expect(throws: Refused.self) {
+            try plan.encodeLevels(Array(0...8), encoder: PNGEncoder(compressionLevel: 1), threads: threads) {
+                position,
+                _ in
+                if position == 3 { throw Refused() }
+                handed.withLock { $0.append(position) }
+            }
+        }
+        #expect(handed.withLock { $0 } == [0, 1, 2])
+    }
+
+    /// Levels in flight are bounded by memory, not by the step count or only by the cores: four
+    /// of a 3840×2160 picture (a gigabyte at 32 bytes a pixel) even with 16 threads, two more
+    /// than the threads where that fits.
+    @Test func levelsInFlightAreBoundedByMemory() throws {
         let plan = try ImageBlurLevelPlan(image: try Image(width: 3840, height: 2160), maxRadius: 20, steps: 100)
-        #expect(plan.filesAtOnce(threads: 16) == 4 && plan.filesAtOnce(threads: 2) == 2)
-        #expect(plan.filesAtOnce(threads: 1) == 1)
+        #expect(plan.levelsInFlight(threads: 16) == 4 && plan.levelsInFlight(threads: 2) == 4)
+        #expect(plan.levelsInFlight(threads: 1) == 3)
         let huge = try ImageBlurLevelPlan(image: try Image(width: 8192, height: 8192), maxRadius: 20, steps: 100)
-        #expect(huge.filesAtOnce(threads: 16) == 1)
+        #expect(huge.levelsInFlight(threads: 16) == 1)
     }
 
     @Test func amountsPickTheNearestStepAndZeroIsThePicture() async throws {

@@ -25,8 +25,7 @@ func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @
         if count > 0 { body(0..<count) }
         return
     }
-    let fitting = count / max(1, minimumChunk)
-    let chunks = max(workers, min(8 * workers, fitting) / workers * workers)
+    let chunks = chunkCount(count, workers: workers, minimumChunk: minimumChunk)
     let next = LockedValue(0)
     concurrentPerform(workers) { _ in
         while true {
@@ -35,11 +34,22 @@ func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @
                 return index
             }
             guard chunk < chunks else { return }
-            let start = count * chunk / chunks
-            let end = count * (chunk + 1) / chunks
-            if start < end { body(start..<end) }
+            let range = chunkRange(chunk, of: chunks, count: count)
+            if !range.isEmpty { body(range) }
         }
     }
+}
+
+/// How many chunks `parallelChunks` cuts `count` items into for `workers` workers: up to eight a
+/// worker, each at least `minimumChunk` items, and a multiple of the worker count.
+func chunkCount(_ count: Int, workers: Int, minimumChunk: Int = 1) -> Int {
+    let fitting = count / max(1, minimumChunk)
+    return max(workers, min(8 * workers, fitting) / workers * workers)
+}
+
+/// The items of chunk `chunk` of `chunks` over `0..<count`: contiguous, in order, sizes within one.
+func chunkRange(_ chunk: Int, of chunks: Int, count: Int) -> Range<Int> {
+    count * chunk / chunks..<count * (chunk + 1) / chunks
 }
 
 /// The number of threads used when the caller does not say: every core this process may use

@@ -65,28 +65,61 @@ package struct ImageBlurLevelPlan: Sendable {
             .map { try $0.get() }
     }
 
-    /// How many levels `encodedLevels(_:encoder:threads:)` makes and encodes side by side: one a
-    /// thread, as many as fit in `filesInFlightBytes` at `bytesPerFramePixel` each (a streaming
-    /// caller asks for this many at a time, so memory holds that many frames whatever the step
-    /// count: 4 of a 3840×2160 picture).
-    package func filesAtOnce(threads: Int) -> Int {
+    /// How many levels `encodeLevels` has between starting one and handing its file over, at
+    /// most, for a picture large enough to keep every thread busy on its own: two more than the
+    /// threads (so a thread done with one finds another to encode), as many as fit in
+    /// `filesInFlightBytes` at `bytesPerFramePixel` each (4 of a 3840×2160 picture), at least one.
+    package func levelsInFlight(threads: Int) -> Int {
         let perFile = max(1, width * height * Self.bytesPerFramePixel)
-        return max(1, min(max(1, threads), Self.filesInFlightBytes / perFile))
+        return max(1, min(max(1, threads) + 2, Self.filesInFlightBytes / perFile))
     }
 
-    /// Memory for the frames `encodedLevels` has in flight at once.
+    /// Memory for the levels `encodeLevels` has in flight at once.
     static let filesInFlightBytes = 1 << 30
-    /// What one frame in flight holds a pixel: the level (4 bytes), the recursive blur's float
-    /// plane (16), the packed rows, the filtered rows and the compressed file (4 each at most).
+    /// What one level in flight may hold a pixel: the level (4 bytes), its share of a blur's
+    /// scratch (colour planes 6, float plane 4, 16 for an RGBA picture's), of an encoder's
+    /// scratch and the compressed file (4 each at most).
     static let bytesPerFramePixel = 32
 
-    /// The same levels as PNG files made by `encoder`, `filesAtOnce(threads:)` at a time, each
-    /// encoded whole on a thread of its own (`PNGEncoder.encodeOnCallingThread`: one call a
-    /// frame). A picture large enough to keep every thread busy is blurred a level at a time on
-    /// all of them, so one blur's float plane serves every frame (133 MB for 3840×2160: one each,
-    /// it was fresh memory the kernel cleared, a quarter of a 4K animation's time), and its
-    /// levels are then encoded side by side; smaller ones are blurred and encoded a level per
-    /// thread. The bytes do not depend on `threads`.
+    /// The same levels as PNG files made by `encoder` (`PNGEncoder.encodeOnCallingThread`: each
+    /// compressed on one thread), handed to `deliver` with their place in `indices`, one at a
+    /// time, in order, from any of the threads. A picture large enough to keep every thread busy
+    /// goes through `LevelFileScheduler`: blurs shared by every thread, encodings one a thread,
+    /// and whichever is ready taken next, `levelsInFlight(threads:)` at a time; smaller ones are
+    /// blurred and encoded a level per thread, `threads` at a time. The bytes do not depend on
+    /// `threads`. Rethrows the first error of an encoding or of `deliver`, making no more levels.
+    package func encodeLevels(
+        _ indices: [Int],
+        encoder: PNGEncoder,
+        threads: Int = defaultThreadCount,
+        deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void
+    ) throws {
+        for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
+        let threads = max(1, threads)
+        guard levelsAtOnce(threads: threads) == 1 else {
+            var start = 0
+            while start < indices.count {
+                let chunk = Array(indices[start..<min(indices.count, start + threads)])
+                let files = parallelMap(chunk.count, threads: threads) { i in
+                    Result { try encoder.encodeOnCallingThread(try level(chunk[i], threads: 1)) }
+                }
+                for (offset, file) in files.enumerated() { try deliver(start + offset, try file.get()) }
+                start += chunk.count
+            }
+            return
+        }
+        try LevelFileScheduler(
+            plan: self,
+            indices: indices,
+            encoder: encoder,
+            threads: threads,
+            window: levelsInFlight(threads: threads),
+            opaque: image.isOpaque
+        )
+        .run(deliver: deliver)
+    }
+
+    /// `encodeLevels`'s files, collected in order.
     package func encodedLevels(
         _ indices: [Int],
         encoder: PNGEncoder,
@@ -94,26 +127,8 @@ package struct ImageBlurLevelPlan: Sendable {
     ) throws
         -> [[UInt8]]
     {
-        for index in indices where index < 0 || index > steps { throw LabelError.badLevel(index, steps: steps) }
-        let atOnce = filesAtOnce(threads: threads)
-        guard levelsAtOnce(threads: threads) == 1 else {
-            let perLevel = max(1, threads / atOnce)
-            return try parallelMap(indices.count, threads: atOnce) { i in
-                Result { try encoder.encodeOnCallingThread(try level(indices[i], threads: perLevel)) }
-            }
-            .map { try $0.get() }
-        }
-        var files: [[UInt8]] = []
-        var start = 0
-        while start < indices.count {
-            let chunk = indices[start..<min(indices.count, start + atOnce)]
-            let made = try chunk.map { try level($0, threads: threads) }
-            files += try parallelMap(made.count, threads: atOnce) { i in
-                Result { try encoder.encodeOnCallingThread(made[i]) }
-            }
-            .map { try $0.get() }
-            start += chunk.count
-        }
-        return files
+        let files = LockedValue([[UInt8]]())
+        try encodeLevels(indices, encoder: encoder, threads: threads) { _, file in files.withLock { $0.append(file) } }
+        return files.withLock { $0 }
     }
 }

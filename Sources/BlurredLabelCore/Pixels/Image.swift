@@ -66,6 +66,10 @@ public struct Image: Equatable, Sendable {
         try pixels.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 
+    /// The pixels' storage, handed over without a copy: for a caller that reuses a finished
+    /// image's memory for the next one (fresh memory costs the kernel a cleared page a page).
+    package consuming func takePixels() -> [UInt8] { pixels }
+
     /// The premultiplied pixel at (x, y).
     package subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

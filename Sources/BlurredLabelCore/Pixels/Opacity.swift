@@ -6,3 +6,8 @@ func allOpaque(_ words: UnsafeBufferPointer<UInt32>) -> Bool {
     for word in words { all &= word }
     return all >> 24 == 255
 }
+
+extension Image {
+    /// Whether every pixel is opaque.
+    var isOpaque: Bool { pixels.withUnsafeBytes { allOpaque($0.bindMemory(to: UInt32.self)) } }
+}

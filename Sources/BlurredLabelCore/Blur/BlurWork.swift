@@ -1,0 +1,228 @@
+import CBlurKernels
+
+/// One blur cut into passes that threads share: any range of a pass's pieces (rows, row groups or
+/// column strips) may run on any thread, at the same time as the rest of that pass, and a pass
+/// starts only once the one before it is done. Each piece is computed the same way whatever range
+/// it falls in, so the bytes never depend on who runs what.
+///
+/// `GaussianBlur.apply` runs the passes in turn on every core; `LevelFileScheduler` fills the
+/// waits between them with other work. The source and destination must stay put until the last
+/// pass is done; the scratch the passes use is held until `release()`.
+struct BlurWork: Sendable {
+    struct Pass: Sendable {
+        /// How many pieces the pass has.
+        let count: Int
+        /// The fewest pieces worth handing to a thread at once (work with a fixed cost a chunk).
+        let minimumChunk: Int
+        /// Does pieces `range`.
+        let run: @Sendable (Range<Int>) -> Void
+    }
+
+    private(set) var passes: [Pass] = []
+    /// Samples the passes go through: how many threads the blur is worth.
+    fileprivate(set) var samples = 0
+    fileprivate var cleanups: [@Sendable () -> Void] = []
+    /// A recursive blur's float plane, shared by the planes of one picture (their passes run in turn).
+    private var floatScratch: ScratchPool.Buffer?
+
+    /// Gives back the scratch and frees the kernels' parameters.
+    func release() {
+        for cleanup in cleanups.reversed() { cleanup() }
+    }
+
+    /// Runs every pass in turn on up to `threads` threads (nil: every core, asked for only when
+    /// the blur is large enough to share: reading the core count costs a label-sized blur more
+    /// than it saves), then releases the scratch.
+    func run(threads requested: Int?) {
+        let sharable = max(1, samples / GaussianBlur.samplesPerThread)
+        let threads = sharable == 1 ? 1 : min(requested ?? defaultThreadCount, sharable)
+        for pass in passes {
+            parallelChunks(pass.count, threads: threads, minimumChunk: pass.minimumChunk, pass.run)
+        }
+        release()
+    }
+
+    /// A float plane of at least `count` values for the passes, taken from the pool once.
+    fileprivate mutating func floatPlane(count: Int) -> UnsafeSendable<Float> {
+        if floatScratch == nil || floatScratch!.bytes < count * 4 {
+            let buffer = ScratchPool.shared.take(bytes: count * 4)
+            cleanups.append { ScratchPool.shared.recycle(buffer) }
+            floatScratch = buffer
+        }
+        return UnsafeSendable(floatScratch!.pointer.bindMemory(to: Float.self, capacity: count))
+    }
+
+    fileprivate mutating func add(count: Int, minimumChunk: Int = 1, _ run: @escaping @Sendable (Range<Int>) -> Void) {
+        passes.append(Pass(count: count, minimumChunk: minimumChunk, run: run))
+    }
+}
+
+extension GaussianBlur {
+    /// The passes that blur premultiplied RGBA `source` (`width`×`height`) into `destination`:
+    /// an opaque picture with clamped edges as its three colour planes (`opaque`: nil to look),
+    /// any other as RGBA. The blur's plan must not be `.copy`.
+    func work(
+        rgbaWidth width: Int,
+        height: Int,
+        source: UnsafePointer<UInt8>,
+        destination: UnsafeMutablePointer<UInt8>,
+        opaque: Bool? = nil
+    ) -> BlurWork {
+        var work = BlurWork()
+        let count = width * height
+        let asPlanes =
+            opaqueAsPlanes && edges == .clamp
+            && (opaque
+                ?? allOpaque(
+                    UnsafeBufferPointer(
+                        start: UnsafeRawPointer(source).assumingMemoryBound(to: UInt32.self),
+                        count: count
+                    )
+                ))
+        guard asPlanes else {
+            addPasses(to: &work, width: width, height: height, channels: 4, source: source, destination: destination)
+            return work
+        }
+        // An opaque picture's red, green and blue each blurred as a plane of its own, alpha left
+        // 255: a quarter fewer samples through the passes than RGBA (4K animate: the blur's share
+        // of the run fell by about a quarter). Each colour sample goes through the same arithmetic
+        // as in the RGBA passes, and their clamp of colour to alpha changes no byte when alpha is
+        // 255 everywhere (its blur stays within a float's rounding of 255), so the bytes are the
+        // same (GaussianBlurTests).
+        let buffer = ScratchPool.shared.take(bytes: 6 * count)
+        work.cleanups.append { ScratchPool.shared.recycle(buffer) }
+        let planes = UnsafeSendable(buffer.pointer.assumingMemoryBound(to: UInt8.self))
+        let kernels = self.kernels
+        let (split, join) = (kernels.split_rgb!, kernels.join_rgb!)
+        let (src, dst) = (UnsafeSendable(source), UnsafeSendable(destination))
+        work.add(count: height) { rows in
+            let start = rows.lowerBound * width
+            let p = planes.pointer + start
+            split(src.pointer + 4 * start, rows.count * width, p, p + count, p + 2 * count)
+        }
+        for c in 0..<3 {
+            addPasses(
+                to: &work,
+                width: width,
+                height: height,
+                channels: 1,
+                source: planes.pointer + c * count,
+                destination: planes.pointer + (3 + c) * count
+            )
+        }
+        work.add(count: height) { rows in
+            let start = rows.lowerBound * width
+            let p = planes.pointer + 3 * count + start
+            join(p, p + count, p + 2 * count, rows.count * width, dst.pointer + 4 * start)
+        }
+        work.samples = 3 * count
+        return work
+    }
+
+    /// The passes that blur a coverage mask's `width`×`height` values into `destination`.
+    func work(
+        maskWidth width: Int,
+        height: Int,
+        source: UnsafePointer<UInt8>,
+        destination: UnsafeMutablePointer<UInt8>
+    ) -> BlurWork {
+        var work = BlurWork()
+        addPasses(to: &work, width: width, height: height, channels: 1, source: source, destination: destination)
+        return work
+    }
+
+    /// The kernels that run the passes: `kernelTable`, else `variant`'s, else this CPU's best.
+    private var kernels: bl_kernels { kernelTable ?? (variant ?? .active).kernels }
+
+    /// Appends the passes of one interleaved picture of `channels` samples a pixel; a recursive
+    /// blur's float plane is taken once and shared by the planes of one `work` (they run in turn).
+    private func addPasses(
+        to work: inout BlurWork,
+        width: Int,
+        height: Int,
+        channels: Int,
+        source: UnsafePointer<UInt8>,
+        destination: UnsafeMutablePointer<UInt8>
+    ) {
+        let plan = BlurPlan(sigma: sigma)
+        guard width > 0, height > 0, plan != .copy else { return }
+        work.samples = max(work.samples, width * height * channels)
+        let kernels = self.kernels
+        let lanes = Int(BL_LANES)
+        let rowLength = width * channels
+        let shape = UnsafeSendableArray([
+            bl_layout(
+                width: Int32(width),
+                height: Int32(height),
+                channels: Int32(channels),
+                row_length: Int32(rowLength),
+                float_stride: Int32((rowLength + lanes - 1) / lanes * lanes),
+                clamp: edges == .clamp ? 1 : 0
+            )
+        ])
+        work.cleanups.append { shape.free() }
+        // Raw addresses cross into the workers; each worker touches only its own rows or strips.
+        let src = UnsafeSendable(source)
+        let dst = UnsafeSendable(destination)
+        switch plan {
+        case .copy:
+            return
+        case let .fir(kernel):
+            let fixed = UnsafeSendableArray([kernel.fixedPoint])
+            work.cleanups.append { fixed.free() }
+            let firRows = kernels.fixed_fir_rows!
+            // Each chunk of rows filters the 2r rows above it again: chunks of 24r rows or more
+            // keep that under about 4% of the work.
+            work.add(count: height, minimumChunk: 24 * kernel.halfWidth) { rows in
+                firRows(
+                    shape.pointer,
+                    fixed.pointer,
+                    src.pointer,
+                    dst.pointer,
+                    Int32(rows.lowerBound),
+                    Int32(rows.upperBound)
+                )
+            }
+        case let .recursive(coefficients):
+            // The intermediate plane, strip-major (see blur_kernels.h), reused between calls.
+            let mid = work.floatPlane(count: Int(shape.pointer.pointee.float_stride) * height)
+            let sections = UnsafeSendableArray(
+                coefficients.sections.map {
+                    bl_section(
+                        n0: $0.n0,
+                        n1: $0.n1,
+                        m1: $0.m1,
+                        m2: $0.m2,
+                        p1: $0.p1,
+                        p2: $0.p2,
+                        causal_gain: $0.causalGain,
+                        anticausal_gain: $0.anticausalGain
+                    )
+                }
+            )
+            work.cleanups.append { sections.free() }
+            let (horizontal, vertical) = (kernels.deriche_horizontal!, kernels.deriche_vertical!)
+            let rowsPerGroup = lanes / channels
+            work.add(count: (height + rowsPerGroup - 1) / rowsPerGroup) { groups in
+                horizontal(
+                    shape.pointer,
+                    sections.pointer,
+                    src.pointer,
+                    mid.pointer,
+                    Int32(groups.lowerBound),
+                    Int32(groups.upperBound)
+                )
+            }
+            work.add(count: (rowLength + lanes - 1) / lanes) { strips in
+                vertical(
+                    shape.pointer,
+                    sections.pointer,
+                    mid.pointer,
+                    dst.pointer,
+                    Int32(strips.lowerBound),
+                    Int32(strips.upperBound)
+                )
+            }
+        }
+    }
+}
