@@ -246,13 +246,14 @@ enum AnimateCommand {
                 levels = { try plan.levels($0, threads: threads) }
                 files = nil
             case let .image(path, tint):
-                let image = try PNGDecoder.decode(contentsOf: path, maxPixels: request.maxPixels)
                 let plan = try ImageBlurLevelPlan(
-                    image: image,
+                    decoding: path,
+                    maxPixels: request.maxPixels,
                     maxRadius: request.maxRadius,
                     steps: request.steps,
                     edges: .clamp,
-                    tint: tint
+                    tint: tint,
+                    threads: threads
                 )
                 // A picture that keeps every core busy on its own is made one frame at a time.
                 (width, height, window) = (plan.width, plan.height, plan.levelsAtOnce(threads: threads))

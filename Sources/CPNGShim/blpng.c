@@ -186,6 +186,7 @@ static blpng_status decode_impl(const uint8_t *data, size_t size, uint64_t max_p
     out->color_type = color_type;
     out->bit_depth = bit_depth;
     out->interlaced = interlace == PNG_INTERLACE_ADAM7;
+    out->opaque = !(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS);
     if ((uint64_t)width * (uint64_t)height > max_pixels) {
         snprintf(out->message, sizeof out->message, "%ux%u is over the limit of %llu pixels",
                  (unsigned)width, (unsigned)height, (unsigned long long)max_pixels);

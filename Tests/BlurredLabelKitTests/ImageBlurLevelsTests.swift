@@ -1,4 +1,5 @@
 import BlurredLabelKit
+import Foundation
 import GoldenImage
 import Testing
 
@@ -117,13 +118,37 @@ struct ImageBlurLevelsTests {
         #expect(handed.withLock { $0 } == [0, 1, 2])
     }
 
+    /// A plan made from a file decodes it as `PNGDecoder` does and makes the same files; on
+    /// several threads a picture large enough to share also has a level's storage a thread ready
+    /// (made while it decoded), one thread none. Bad steps are refused before the file is read.
+    @Test func aPlanDecodingAFileMakesTheSameLevels() throws {
+        let picture = try translucentPicture(width: 300, height: 300)
+        let path = try Fixtures.temporaryFolder().appendingPathComponent("picture.png").path
+        try FileIO.write(try PNGEncoder().encode(picture), to: path)
+        let direct = try ImageBlurLevelPlan(image: picture, maxRadius: 12, steps: 3)
+        let encoder = PNGEncoder(compressionLevel: 1)
+        let expected = try direct.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: 2)
+        for threads in [1, 2, 4] {
+            let plan = try ImageBlurLevelPlan(decoding: path, maxRadius: 12, steps: 3, threads: threads)
+            #expect(plan.image == picture)
+            #expect(plan.spareStorage.withLock { $0.count } == (threads == 1 ? 0 : min(3, threads)))
+            #expect(try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: threads) == expected)
+        }
+        #expect(throws: LabelError.badSteps(0)) {
+            try ImageBlurLevelPlan(decoding: path + ".missing", maxRadius: 12, steps: 0)
+        }
+        #expect(throws: (any Error).self) {
+            try ImageBlurLevelPlan(decoding: path + ".missing", maxRadius: 12, steps: 3)
+        }
+    }
+
     /// Levels in flight are bounded by memory, not by the step count or only by the cores: four
-    /// of a 3840×2160 picture (a gigabyte at 32 bytes a pixel) even with 16 threads, two more
-    /// than the threads where that fits.
+    /// of a 3840×2160 picture (a gigabyte at 32 bytes a pixel) even with 16 threads, one a thread
+    /// where that fits.
     @Test func levelsInFlightAreBoundedByMemory() throws {
         let plan = try ImageBlurLevelPlan(image: try Image(width: 3840, height: 2160), maxRadius: 20, steps: 100)
-        #expect(plan.levelsInFlight(threads: 16) == 4 && plan.levelsInFlight(threads: 2) == 4)
-        #expect(plan.levelsInFlight(threads: 1) == 3)
+        #expect(plan.levelsInFlight(threads: 16) == 4 && plan.levelsInFlight(threads: 2) == 2)
+        #expect(plan.levelsInFlight(threads: 1) == 1)
         let huge = try ImageBlurLevelPlan(image: try Image(width: 8192, height: 8192), maxRadius: 20, steps: 100)
         #expect(huge.levelsInFlight(threads: 16) == 1)
     }

@@ -37,6 +37,32 @@ struct PNGDecoderTests {
         #expect(header.isGrey)
     }
 
+    /// A file without an alpha channel skips premultiplying, but not one whose tRNS chunk makes a
+    /// colour transparent: an RGB file keyed on its first pixel's colour decodes that colour to
+    /// transparent black, the rest as the plain RGB file does (alpha 255).
+    @Test func anRGBFileWithTRNSIsStillPremultiplied() throws {
+        let plain = try Fixtures.bytes("rgb8.png")
+        let decoded = try PNGDecoder.decode(plain)
+        #expect(PNGDecoder.peek(plain)?.noAlphaChannel == true)
+        let (r, g, b, _) = decoded[0, 0]
+        let key = pngChunk("tRNS", [0, r, 0, g, 0, b])
+        let ihdrEnd = 8 + 12 + 13  // signature, then IHDR's length, type, 13 bytes and CRC
+        let keyed = try PNGDecoder.decode(Array(plain[..<ihdrEnd]) + key + Array(plain[ihdrEnd...]))
+        var keyedPixels = 0
+        for y in 0..<decoded.height {
+            for x in 0..<decoded.width {
+                let original = decoded[x, y]
+                if (original.r, original.g, original.b) == (r, g, b) {
+                    keyedPixels += 1
+                    #expect(keyed[x, y] == (0, 0, 0, 0))
+                } else {
+                    #expect(keyed[x, y] == original)
+                }
+            }
+        }
+        #expect(keyedPixels >= 1 && keyedPixels < decoded.width * decoded.height)
+    }
+
     // MARK: bad input
 
     @Test func notAPNG() {

@@ -24,10 +24,32 @@ struct BlurWork: Sendable {
     fileprivate var cleanups: [@Sendable () -> Void] = []
     /// A recursive blur's float plane, shared by the planes of one picture (their passes run in turn).
     private var floatScratch: ScratchPool.Buffer?
+    /// Every buffer taken from `ScratchPool`, given back by `release()`.
+    private var scratch: [ScratchPool.Buffer] = []
 
     /// Gives back the scratch and frees the kernels' parameters.
     func release() {
         for cleanup in cleanups.reversed() { cleanup() }
+        for buffer in scratch { ScratchPool.shared.recycle(buffer) }
+    }
+
+    /// Writes a byte on every page of the scratch, so that the kernel's faults for fresh memory
+    /// (a cleared page each, and on a virtual machine the host's own) happen now, on this thread,
+    /// instead of in the passes. The passes overwrite whatever is there.
+    func touchScratch() {
+        let page = 4096
+        for buffer in scratch {
+            for offset in stride(from: 0, to: buffer.bytes, by: page) {
+                buffer.pointer.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
+            }
+        }
+    }
+
+    /// A buffer of at least `bytes` bytes from `ScratchPool`, given back by `release()`.
+    fileprivate mutating func takeScratch(bytes: Int) -> ScratchPool.Buffer {
+        let buffer = ScratchPool.shared.take(bytes: bytes)
+        scratch.append(buffer)
+        return buffer
     }
 
     /// Runs every pass in turn on up to `threads` threads (nil: every core, asked for only when
@@ -44,11 +66,7 @@ struct BlurWork: Sendable {
 
     /// A float plane of at least `count` values for the passes, taken from the pool once.
     fileprivate mutating func floatPlane(count: Int) -> UnsafeSendable<Float> {
-        if floatScratch == nil || floatScratch!.bytes < count * 4 {
-            let buffer = ScratchPool.shared.take(bytes: count * 4)
-            cleanups.append { ScratchPool.shared.recycle(buffer) }
-            floatScratch = buffer
-        }
+        if floatScratch == nil || floatScratch!.bytes < count * 4 { floatScratch = takeScratch(bytes: count * 4) }
         return UnsafeSendable(floatScratch!.pointer.bindMemory(to: Float.self, capacity: count))
     }
 
@@ -89,8 +107,7 @@ extension GaussianBlur {
         // as in the RGBA passes, and their clamp of colour to alpha changes no byte when alpha is
         // 255 everywhere (its blur stays within a float's rounding of 255), so the bytes are the
         // same (GaussianBlurTests).
-        let buffer = ScratchPool.shared.take(bytes: 6 * count)
-        work.cleanups.append { ScratchPool.shared.recycle(buffer) }
+        let buffer = work.takeScratch(bytes: 6 * count)
         let planes = UnsafeSendable(buffer.pointer.assumingMemoryBound(to: UInt8.self))
         let kernels = self.kernels
         let (split, join) = (kernels.split_rgb!, kernels.join_rgb!)
@@ -117,6 +134,27 @@ extension GaussianBlur {
         }
         work.samples = 3 * count
         return work
+    }
+
+    /// Readies the scratch this blur of a `width`×`height` picture will take (`opaque`: whether
+    /// it is, which decides the kind): takes it from `ScratchPool`, fresh if the pool has none,
+    /// touches every page (`BlurWork.touchScratch`) and gives it back, for a thread that would
+    /// otherwise wait (`ImageBlurLevelPlan.decodePicture`). The passes are made, not run: the
+    /// scratch depends on the size alone, and no pixel is read or written.
+    func prepareScratch(width: Int, height: Int, opaque: Bool) {
+        guard width > 0, height > 0, BlurPlan(sigma: sigma) != .copy else { return }
+        var unused: UInt8 = 0
+        withUnsafeMutablePointer(to: &unused) { nowhere in
+            let work = self.work(
+                rgbaWidth: width,
+                height: height,
+                source: nowhere,
+                destination: nowhere,
+                opaque: opaque
+            )
+            work.touchScratch()
+            work.release()
+        }
     }
 
     /// The passes that blur a coverage mask's `width`×`height` values into `destination`.

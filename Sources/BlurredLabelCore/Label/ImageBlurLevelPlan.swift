@@ -19,6 +19,9 @@ package struct ImageBlurLevelPlan: Sendable {
     package let edges: BlurEdges
     /// The veil over every blurred level (see `Veil`), nil for none; level 0 is never veiled.
     package let tint: Color?
+    /// Storage of levels `encodeLevels` has finished with (or made ready beforehand), for the
+    /// next blurs to write into instead of fresh memory; shared by copies of the plan.
+    let spareStorage = LockedValue<[[UInt8]]>([])
     /// Every level has the picture's size.
     package var width: Int { image.width }
     package var height: Int { image.height }
@@ -66,12 +69,13 @@ package struct ImageBlurLevelPlan: Sendable {
     }
 
     /// How many levels `encodeLevels` has between starting one and handing its file over, at
-    /// most, for a picture large enough to keep every thread busy on its own: two more than the
-    /// threads (so a thread done with one finds another to encode), as many as fit in
-    /// `filesInFlightBytes` at `bytesPerFramePixel` each (4 of a 3840×2160 picture), at least one.
+    /// most, for a picture large enough to keep every thread busy on its own: one a thread (one
+    /// blurred while the others are encoded; two more on two cores were no faster, 4K animate),
+    /// as many as fit in `filesInFlightBytes` at `bytesPerFramePixel` each (4 of a 3840×2160
+    /// picture), at least one.
     package func levelsInFlight(threads: Int) -> Int {
         let perFile = max(1, width * height * Self.bytesPerFramePixel)
-        return max(1, min(max(1, threads) + 2, Self.filesInFlightBytes / perFile))
+        return max(1, min(max(1, threads), Self.filesInFlightBytes / perFile))
     }
 
     /// Memory for the levels `encodeLevels` has in flight at once.

@@ -13,6 +13,10 @@
 ///
 /// Memory: at most `window` levels between being started and being handed over, each the level
 /// and then its file; the scratch of up to `maximumBlurs` blurs; one encoder's scratch a thread.
+/// A level's storage, once encoded, goes to the plan's `spareStorage` for the next blur to write
+/// into: fresh memory is a page the kernel clears (and here the host first backs) on first touch,
+/// which took up to a fifth of the threads' time on a 4K animation. Storage is new only when none
+/// is spare, so there are never more than `window` of them, spare or in flight.
 /// Files are handed to `deliver` one at a time, in order. Every level is blurred and encoded the
 /// same way whoever runs it, so the bytes never depend on the thread count or the timing.
 struct LevelFileScheduler: Sendable {
@@ -25,9 +29,11 @@ struct LevelFileScheduler: Sendable {
     /// Whether the picture is opaque (asked once, not by every level's blur).
     let opaque: Bool
 
-    /// Blurs started and not yet done, at most: a second one starts while the first waits for the
-    /// last piece of a pass and no level is waiting to be encoded.
-    static let maximumBlurs = 2
+    /// Blurs under way at once, at most. One: a second blur started while the first waits for the
+    /// last piece of a pass needs scratch of its own (83 MB for 3840×2160), and fresh memory cost
+    /// more than the wait (4K animate, 5 runs each: 1.40 s and 331 MB with two, 1.20 s and 219 MB
+    /// with one); the waits are filled with encodings instead.
+    static let maximumBlurs = 1
 
     /// One blur being shared out.
     private struct Blur {
@@ -94,10 +100,6 @@ struct LevelFileScheduler: Sendable {
         var made: [(position: Int, level: Image)] = []
         /// Files waiting for their turn to be handed over.
         var files: [Int: [UInt8]] = [:]
-        /// Storage of levels already encoded, for the next blurs to write into: fresh memory
-        /// is a cleared page the kernel hands out page by page (a ninth of the threads' time on a
-        /// 4K animation's levels). At most `maximumBlurs`.
-        var spare: [[UInt8]] = []
         var nextDelivery = 0
         var delivering = false
         var failure: (any Error)?
@@ -158,7 +160,7 @@ struct LevelFileScheduler: Sendable {
                 let file = try encoder.encodeOnCallingThread(level)
                 if blurs(position) {
                     let storage = level.takePixels()
-                    state.update { if $0.spare.count < Self.maximumBlurs { $0.spare.append(storage) } }
+                    plan.spareStorage.withLock { $0.append(storage) }
                 }
                 try handOver(file, position: position, state: state, deliver: deliver)
             } catch {
@@ -185,7 +187,7 @@ struct LevelFileScheduler: Sendable {
         let image = plan.image
         guard blurs(position) else { return image }
         let gaussian = GaussianBlur(radius: plan.radius(ofStep: indices[position]), edges: plan.edges)
-        var pixels = state.update { $0.spare.popLast() } ?? []
+        var pixels = plan.spareStorage.withLock { $0.popLast() } ?? []
         let fresh = pixels.count != image.pixels.count
         if fresh {
             pixels = [UInt8].uninitialized(count: image.pixels.count) { _, initialized in

@@ -22,6 +22,7 @@ typedef struct {
     int color_type;         /* the file's PNG colour type */
     int bit_depth;          /* the file's bit depth */
     int interlaced;         /* 1 for Adam7 */
+    int opaque;             /* 1 when the file has no alpha channel and no tRNS: every alpha is 255 */
     char message[200];      /* on failure: what libpng said */
 } blpng_decoded;
 
