@@ -58,10 +58,15 @@ struct BlurWork: Sendable {
     func run(threads requested: Int?) {
         let sharable = max(1, samples / GaussianBlur.samplesPerThread)
         let threads = sharable == 1 ? 1 : min(requested ?? defaultThreadCount, sharable)
+        runPasses(threads: threads)
+        release()
+    }
+
+    /// Runs every pass in turn on up to `threads` threads, keeping the scratch.
+    func runPasses(threads: Int) {
         for pass in passes {
             parallelChunks(pass.count, threads: threads, minimumChunk: pass.minimumChunk, pass.run)
         }
-        release()
     }
 
     /// A float plane of at least `count` values for the passes, taken from the pool once.
@@ -76,27 +81,32 @@ struct BlurWork: Sendable {
 }
 
 extension GaussianBlur {
+    /// Whether an opaque picture (`opaque`) is blurred as its three colour planes (see `work`).
+    func blursPlanes(opaque: Bool) -> Bool { opaqueAsPlanes && edges == .clamp && opaque }
+
     /// The passes that blur premultiplied RGBA `source` (`width`×`height`) into `destination`:
     /// an opaque picture with clamped edges as its three colour planes (`opaque`: nil to look),
-    /// any other as RGBA. The blur's plan must not be `.copy`.
+    /// any other as RGBA. `planes`: the picture already split into them (`splitting`), for a
+    /// caller blurring one picture many times; nil to split it here. The plan must not be `.copy`.
     func work(
         rgbaWidth width: Int,
         height: Int,
         source: UnsafePointer<UInt8>,
         destination: UnsafeMutablePointer<UInt8>,
-        opaque: Bool? = nil
+        opaque: Bool? = nil,
+        planes: UnsafePointer<UInt8>? = nil
     ) -> BlurWork {
         var work = BlurWork()
         let count = width * height
-        let asPlanes =
-            opaqueAsPlanes && edges == .clamp
-            && (opaque
+        let asPlanes = blursPlanes(
+            opaque: opaque
                 ?? allOpaque(
                     UnsafeBufferPointer(
                         start: UnsafeRawPointer(source).assumingMemoryBound(to: UInt32.self),
                         count: count
                     )
-                ))
+                )
+        )
         guard asPlanes else {
             addPasses(to: &work, width: width, height: height, channels: 4, source: source, destination: destination)
             return work
@@ -107,33 +117,57 @@ extension GaussianBlur {
         // as in the RGBA passes, and their clamp of colour to alpha changes no byte when alpha is
         // 255 everywhere (its blur stays within a float's rounding of 255), so the bytes are the
         // same (GaussianBlurTests).
-        let buffer = work.takeScratch(bytes: 6 * count)
-        let planes = UnsafeSendable(buffer.pointer.assumingMemoryBound(to: UInt8.self))
-        let kernels = self.kernels
-        let (split, join) = (kernels.split_rgb!, kernels.join_rgb!)
-        let (src, dst) = (UnsafeSendable(source), UnsafeSendable(destination))
-        work.add(count: height) { rows in
-            let start = rows.lowerBound * width
-            let p = planes.pointer + start
-            split(src.pointer + 4 * start, rows.count * width, p, p + count, p + 2 * count)
-        }
+        let split = planes ?? UnsafePointer(addSplit(to: &work, width: width, height: height, source: source))
+        let blurred = UnsafeSendable(work.takeScratch(bytes: 3 * count).pointer.assumingMemoryBound(to: UInt8.self))
+        let join = kernels.join_rgb!
+        let dst = UnsafeSendable(destination)
         for c in 0..<3 {
             addPasses(
                 to: &work,
                 width: width,
                 height: height,
                 channels: 1,
-                source: planes.pointer + c * count,
-                destination: planes.pointer + (3 + c) * count
+                source: split + c * count,
+                destination: blurred.pointer + c * count
             )
         }
         work.add(count: height) { rows in
             let start = rows.lowerBound * width
-            let p = planes.pointer + 3 * count + start
+            let p = blurred.pointer + start
             join(p, p + count, p + 2 * count, rows.count * width, dst.pointer + 4 * start)
         }
         work.samples = 3 * count
         return work
+    }
+
+    /// The pass that splits opaque RGBA `source` into its red, green and blue planes (`width`×
+    /// `height` bytes each, in that order, at the pointer returned), in scratch the work holds:
+    /// for `work(…planes:)`, run before it and released after.
+    func splitting(rgbaWidth width: Int, height: Int, source: UnsafePointer<UInt8>) -> (BlurWork, UnsafePointer<UInt8>)
+    {
+        var work = BlurWork()
+        let planes = addSplit(to: &work, width: width, height: height, source: source)
+        return (work, UnsafePointer(planes))
+    }
+
+    /// Appends the split of opaque RGBA `source` into three planes, in scratch taken here.
+    private func addSplit(
+        to work: inout BlurWork,
+        width: Int,
+        height: Int,
+        source: UnsafePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        let count = width * height
+        let planes = UnsafeSendable(work.takeScratch(bytes: 3 * count).pointer.assumingMemoryBound(to: UInt8.self))
+        let split = kernels.split_rgb!
+        let src = UnsafeSendable(source)
+        work.add(count: height) { rows in
+            let start = rows.lowerBound * width
+            let p = planes.pointer + start
+            split(src.pointer + 4 * start, rows.count * width, p, p + count, p + 2 * count)
+        }
+        work.samples = max(work.samples, 3 * count)
+        return planes.pointer
     }
 
     /// Readies the scratch this blur of a `width`×`height` picture will take (`opaque`: whether
@@ -145,15 +179,20 @@ extension GaussianBlur {
         guard width > 0, height > 0, BlurPlan(sigma: sigma) != .copy else { return }
         var unused: UInt8 = 0
         withUnsafeMutablePointer(to: &unused) { nowhere in
+            // As `LevelFileScheduler` takes it: the picture's planes once, then each blur's scratch.
+            let split: (work: BlurWork, planes: UnsafePointer<UInt8>)? =
+                blursPlanes(opaque: opaque) ? splitting(rgbaWidth: width, height: height, source: nowhere) : nil
             let work = self.work(
                 rgbaWidth: width,
                 height: height,
                 source: nowhere,
                 destination: nowhere,
-                opaque: opaque
+                opaque: opaque,
+                planes: split?.planes
             )
-            work.touchScratch()
+            for scratch in [split?.work, work].compactMap({ $0 }) { scratch.touchScratch() }
             work.release()
+            split?.work.release()
         }
     }
 

@@ -127,21 +127,44 @@ struct LevelFileScheduler: Sendable {
     /// error an encoding or `deliver` throws (levels started by then are finished, no more begin).
     func run(deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) throws {
         let state = WaitableValue(State())
-        concurrentPerform(max(1, threads)) { _ in
-            while true {
-                let task = state.next { $0.task(mayStart: true, window: window, count: indices.count) }
-                if case .finished = task { return }
-                perform(task, state: state, deliver: deliver)
+        plan.image.pixels.withUnsafeBufferPointer { source in
+            // An opaque picture is split into its colour planes once, for every level's blur.
+            let gaussian = GaussianBlur(radius: plan.maxRadius, edges: plan.edges)
+            let split =
+                gaussian.blursPlanes(opaque: opaque) && indices.indices.contains(where: blurs)
+                ? gaussian.splitting(rgbaWidth: plan.width, height: plan.height, source: source.baseAddress!) : nil
+            split?.0.runPasses(threads: threads)
+            let shared = Shared(
+                state: state,
+                deliver: deliver,
+                source: UnsafeSendable(source.baseAddress!),
+                planes: split.map { UnsafeSendable($0.1) }
+            )
+            concurrentPerform(max(1, threads)) { _ in
+                while true {
+                    let task = state.next { $0.task(mayStart: true, window: window, count: indices.count) }
+                    if case .finished = task { return }
+                    perform(task, shared)
+                }
             }
+            split?.0.release()
         }
         if let failure = state.update({ $0.failure }) { throw failure }
     }
 
-    private func perform(
-        _ task: Task,
-        state: WaitableValue<State>,
-        deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void
-    ) {
+    /// What every task of one run shares.
+    private struct Shared: Sendable {
+        let state: WaitableValue<State>
+        let deliver: @Sendable (Int, [UInt8]) throws -> Void
+        /// The picture's pixels, for as long as the run lasts.
+        let source: UnsafeSendable<UInt8>
+        /// The picture split into its red, green and blue planes (`GaussianBlur.splitting`),
+        /// when its blurs go by colour plane: split once, not again for every level.
+        let planes: UnsafeSendable<UInt8>?
+    }
+
+    private func perform(_ task: Task, _ shared: Shared) {
+        let state = shared.state
         switch task {
         case .finished:
             return
@@ -162,12 +185,12 @@ struct LevelFileScheduler: Sendable {
                     let storage = level.takePixels()
                     plan.spareStorage.withLock { $0.append(storage) }
                 }
-                try handOver(file, position: position, state: state, deliver: deliver)
+                try handOver(file, position: position, state: state, deliver: shared.deliver)
             } catch {
                 state.update { if $0.failure == nil { $0.failure = error } }
             }
         case let .start(position):
-            let level = blur(position: position, state: state, deliver: deliver)
+            let level = blur(position: position, shared)
             state.update { $0.made.append((position, level)) }
         }
     }
@@ -179,12 +202,8 @@ struct LevelFileScheduler: Sendable {
 
     /// Level `position`, blurred by every thread that finds nothing else to do, this one staying
     /// with it (its memory lives here) until it is done; the picture itself for level 0.
-    private func blur(
-        position: Int,
-        state: WaitableValue<State>,
-        deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void
-    ) -> Image {
-        let image = plan.image
+    private func blur(position: Int, _ shared: Shared) -> Image {
+        let (image, state) = (plan.image, shared.state)
         guard blurs(position) else { return image }
         let gaussian = GaussianBlur(radius: plan.radius(ofStep: indices[position]), edges: plan.edges)
         var pixels = plan.spareStorage.withLock { $0.popLast() } ?? []
@@ -196,13 +215,14 @@ struct LevelFileScheduler: Sendable {
         }
         pixels.withUnsafeMutableBufferPointer { destination in
             if fresh { HugePages.advise(destination.baseAddress!, byteCount: destination.count) }
-            image.pixels.withUnsafeBufferPointer { source in
+            do {
                 let work = gaussian.work(
                     rgbaWidth: image.width,
                     height: image.height,
-                    source: source.baseAddress!,
+                    source: shared.source.pointer,
                     destination: destination.baseAddress!,
-                    opaque: opaque
+                    opaque: opaque,
+                    planes: shared.planes.map { UnsafePointer($0.pointer) }
                 )
                 state.update { $0.blurs.append(Blur(position: position, passes: work.passes, workers: threads)) }
                 while true {
@@ -216,7 +236,7 @@ struct LevelFileScheduler: Sendable {
                         return state.task(mayStart: false, window: window, count: indices.count)
                     }
                     if case .finished = task { break }
-                    perform(task, state: state, deliver: deliver)
+                    perform(task, shared)
                 }
                 work.release()
             }
