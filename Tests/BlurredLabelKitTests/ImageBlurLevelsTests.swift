@@ -119,8 +119,9 @@ struct ImageBlurLevelsTests {
     }
 
     /// A plan made from a file decodes it as `PNGDecoder` does and makes the same files; on
-    /// several threads a picture large enough to share also has a level's storage a thread ready
-    /// (made while it decoded), one thread none. Bad steps are refused before the file is read.
+    /// several threads a picture large enough to share may also have up to a level's storage a
+    /// thread ready (made while it decoded), one thread none. Bad steps are refused before the
+    /// file is read.
     @Test func aPlanDecodingAFileMakesTheSameLevels() throws {
         let picture = try translucentPicture(width: 300, height: 300)
         let path = try Fixtures.temporaryFolder().appendingPathComponent("picture.png").path
@@ -131,7 +132,8 @@ struct ImageBlurLevelsTests {
         for threads in [1, 2, 4] {
             let plan = try ImageBlurLevelPlan(decoding: path, maxRadius: 12, steps: 3, threads: threads)
             #expect(plan.image == picture)
-            #expect(plan.spareStorage.withLock { $0.count } == (threads == 1 ? 0 : min(3, threads)))
+            // Storage is readied only while the picture decodes: at most one a thread, none on one.
+            #expect(plan.spareStorage.withLock { $0.count } <= (threads == 1 ? 0 : min(3, threads)))
             #expect(try plan.encodedLevels([0, 1, 2, 3], encoder: encoder, threads: threads) == expected)
         }
         #expect(throws: LabelError.badSteps(0)) {

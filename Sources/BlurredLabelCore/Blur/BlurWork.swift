@@ -33,16 +33,11 @@ struct BlurWork: Sendable {
         for buffer in scratch { ScratchPool.shared.recycle(buffer) }
     }
 
-    /// Writes a byte on every page of the scratch, so that the kernel's faults for fresh memory
-    /// (a cleared page each, and on a virtual machine the host's own) happen now, on this thread,
-    /// instead of in the passes. The passes overwrite whatever is there.
-    func touchScratch() {
-        let page = 4096
-        for buffer in scratch {
-            for offset in stride(from: 0, to: buffer.bytes, by: page) {
-                buffer.pointer.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
-            }
-        }
+    /// Touches every page of the scratch (`HugePages.touch`) until `stop` says to, so that fresh
+    /// memory's faults happen now instead of in the passes, which overwrite whatever is there.
+    /// Returns whether it touched all.
+    func touchScratch(until stop: () -> Bool) -> Bool {
+        scratch.allSatisfy { HugePages.touch($0.pointer, byteCount: $0.bytes, until: stop) }
     }
 
     /// A buffer of at least `bytes` bytes from `ScratchPool`, given back by `release()`.
@@ -172,13 +167,15 @@ extension GaussianBlur {
 
     /// Readies the scratch this blur of a `width`×`height` picture will take (`opaque`: whether
     /// it is, which decides the kind): takes it from `ScratchPool`, fresh if the pool has none,
-    /// touches every page (`BlurWork.touchScratch`) and gives it back, for a thread that would
-    /// otherwise wait (`ImageBlurLevelPlan.decodePicture`). The passes are made, not run: the
-    /// scratch depends on the size alone, and no pixel is read or written.
-    func prepareScratch(width: Int, height: Int, opaque: Bool) {
-        guard width > 0, height > 0, BlurPlan(sigma: sigma) != .copy else { return }
+    /// touches its pages (`BlurWork.touchScratch`) until `stop` says to, and gives it back, for a
+    /// thread that would otherwise wait (`ImageBlurLevelPlan(decoding:)`). The passes are made,
+    /// not run: the scratch depends on the size alone, and no pixel is read or written. Returns
+    /// whether it touched all.
+    @discardableResult
+    func prepareScratch(width: Int, height: Int, opaque: Bool, until stop: () -> Bool = { false }) -> Bool {
+        guard width > 0, height > 0, BlurPlan(sigma: sigma) != .copy else { return true }
         var unused: UInt8 = 0
-        withUnsafeMutablePointer(to: &unused) { nowhere in
+        return withUnsafeMutablePointer(to: &unused) { nowhere in
             // As `LevelFileScheduler` takes it: the picture's planes once, then each blur's scratch.
             let split: (work: BlurWork, planes: UnsafePointer<UInt8>)? =
                 blursPlanes(opaque: opaque) ? splitting(rgbaWidth: width, height: height, source: nowhere) : nil
@@ -190,9 +187,10 @@ extension GaussianBlur {
                 opaque: opaque,
                 planes: split?.planes
             )
-            for scratch in [split?.work, work].compactMap({ $0 }) { scratch.touchScratch() }
+            let all = [split?.work, work].compactMap { $0 }.allSatisfy { $0.touchScratch(until: stop) }
             work.release()
             split?.work.release()
+            return all
         }
     }
 

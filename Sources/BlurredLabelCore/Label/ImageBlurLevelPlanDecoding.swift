@@ -34,17 +34,26 @@ extension ImageBlurLevelPlan {
                 decoded.withLock { $0 = result }
                 return
             }
-            GaussianBlur(radius: maxRadius, edges: edges).prepareScratch(
-                width: header.width,
-                height: header.height,
-                opaque: header.noAlphaChannel
-            )
+            // Only while the picture decodes: where the host is slow to back fresh memory, pages
+            // left untouched then fault in the passes, on every thread at once, not on this one
+            // while the others wait.
+            let stop = { decoded.withLock { $0 != nil } }
+            guard
+                GaussianBlur(radius: maxRadius, edges: edges).prepareScratch(
+                    width: header.width,
+                    height: header.height,
+                    opaque: header.noAlphaChannel,
+                    until: stop
+                )
+            else { return }
             // One level's storage a thread: what `encodeLevels` was seen to use (one blurred while
             // another is encoded); more, up to all it may keep in flight, cost more memory than
             // they saved (4K animate: 314 MB and slower with four, 202 MB with none).
             let count = header.width * header.height * 4
-            let storage = (0..<min(steps, threads)).map { _ in Self.touchedStorage(count: count) }
-            prepared.withLock { $0 = storage }
+            for _ in 0..<min(steps, threads) where !stop() {
+                let storage = Self.touchedStorage(count: count, until: stop)
+                prepared.withLock { $0.append(storage) }
+            }
         }
         try self.init(
             image: try decoded.withLock { $0! }.get(),
@@ -57,9 +66,14 @@ extension ImageBlurLevelPlan {
         spareStorage.withLock { $0 = storage }
     }
 
-    /// `count` zero bytes of level storage, on 2 MB pages where the kernel offers them: every
-    /// page written now (a blur overwrites them all).
-    private static func touchedStorage(count: Int) -> [UInt8] {
-        HugePages.bytes(count: count) { $0.initialize(repeating: 0) }
+    /// `count` bytes of level storage for a blur to overwrite, on 2 MB pages where the kernel
+    /// offers them, its pages touched (`HugePages.touch`) until `stop` says to; its bytes are
+    /// whatever the memory held (zero where fresh) until the blur writes every one.
+    private static func touchedStorage(count: Int, until stop: () -> Bool) -> [UInt8] {
+        [UInt8].uninitialized(count: count) { buffer, initialized in
+            HugePages.advise(buffer.baseAddress!, byteCount: count)
+            HugePages.touch(buffer.baseAddress!, byteCount: count, until: stop)
+            initialized = count
+        }
     }
 }

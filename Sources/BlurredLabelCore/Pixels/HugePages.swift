@@ -37,6 +37,22 @@ enum HugePages {
         #endif
     }
 
+    /// Writes a zero on every 4 KB page of the `byteCount` bytes at `start`, so that the kernel's
+    /// faults for fresh memory (a cleared page each; in a virtual machine the host's too) happen
+    /// now, on this thread, until `stop` says to (asked every 2 MB); the rest is left to fault
+    /// when first written. The other bytes are left as they were. Returns whether it touched all.
+    @discardableResult
+    static func touch(_ start: UnsafeMutableRawPointer, byteCount: Int, until stop: () -> Bool) -> Bool {
+        let page = 4096
+        for block in stride(from: 0, to: byteCount, by: size) {
+            if stop() { return false }
+            for offset in stride(from: block, to: min(byteCount, block + size), by: page) {
+                start.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
+            }
+        }
+        return true
+    }
+
     /// `count` bytes made by `initialize`, which must set every one, in storage advised first.
     static func bytes(count: Int, _ initialize: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
         [UInt8].uninitialized(count: count) { buffer, initialized in
