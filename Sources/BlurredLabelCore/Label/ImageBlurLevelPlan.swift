@@ -73,8 +73,11 @@ package struct ImageBlurLevelPlan: Sendable {
     /// blurred while the others are encoded; two more on two cores were no faster, 4K animate),
     /// as many as fit in `filesInFlightBytes` at `bytesPerFramePixel` each (4 of a 3840×2160
     /// picture), at least one.
-    package func levelsInFlight(threads: Int) -> Int {
-        let perFile = max(1, width * height * Self.bytesPerFramePixel)
+    package func levelsInFlight(threads: Int) -> Int { Self.levelsInFlight(pixels: width * height, threads: threads) }
+
+    /// `levelsInFlight(threads:)` of a picture of `pixels` pixels.
+    static func levelsInFlight(pixels: Int, threads: Int) -> Int {
+        let perFile = max(1, pixels * Self.bytesPerFramePixel)
         return max(1, min(max(1, threads), Self.filesInFlightBytes / perFile))
     }
 

@@ -46,11 +46,12 @@ extension ImageBlurLevelPlan {
                     until: stop
                 )
             else { return }
-            // One level's storage a thread: what `encodeLevels` was seen to use (one blurred while
-            // another is encoded); more, up to all it may keep in flight, cost more memory than
-            // they saved (4K animate: 314 MB and slower with four, 202 MB with none).
-            let count = header.width * header.height * 4
-            for _ in 0..<min(steps, threads) where !stop() {
+            // One level's storage for each level `encodeLevels` keeps in flight (one a thread, 4 at
+            // most of 4K), no more than there are levels: more, on two threads, cost more memory
+            // than they saved (4K animate: 314 MB and slower with four, 202 MB with none).
+            let pixels = header.width * header.height
+            let count = pixels * 4
+            for _ in 0..<min(steps, Self.levelsInFlight(pixels: pixels, threads: threads)) where !stop() {
                 let storage = Self.touchedStorage(count: count, until: stop)
                 prepared.withLock { $0.append(storage) }
             }
