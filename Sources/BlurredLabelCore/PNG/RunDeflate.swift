@@ -23,12 +23,7 @@ enum RunDeflate {
     ) -> Int {
         let tokens = scratch.bindMemory(to: UInt16.self, capacity: RunDeflateEncoder.blockBytes)
         var encoder = RunDeflateEncoder(out: out + 2)
-        var start = 0
-        repeat {
-            let piece = min(count - start, RunDeflateEncoder.blockBytes)
-            encoder.append(data + start, count: piece, final: start + piece == count, tokens: tokens)
-            start += piece
-        } while start < count
+        append(data, count: count, to: &encoder, last: true, tokens: tokens)
         let written = 2 + encoder.finish()
         return finish(out, written: written, checksum: libdeflate_adler32(1, data, count))
     }
@@ -42,8 +37,9 @@ enum RunDeflate {
     /// The most bytes `zlibCompressRGBRows` writes for `image`.
     static func rgbBound(_ image: Image) -> Int {
         let rowBytes = image.width * 3 + 1
-        let blocks = (image.height + blockRows(width: image.width) - 1) / blockRows(width: image.width)
-        let pieces = blocks * ((rowBytes * blockRows(width: image.width)) / RunDeflateEncoder.blockBytes + 1)
+        let rowsPerBlock = blockRows(width: image.width)
+        let blocks = (image.height + rowsPerBlock - 1) / rowsPerBlock
+        let pieces = blocks * ((rowBytes * rowsPerBlock) / RunDeflateEncoder.blockBytes + 1)
         return 6 + RunDeflateEncoder.bound(count: image.height * rowBytes, blocks: pieces)
     }
 
@@ -69,16 +65,27 @@ enum RunDeflate {
             PNGRowFilter.paethRGB(fromRGBA: image, rows: y..<(y + rows), into: block)
             let count = rows * rowBytes
             checksum = UInt32(libdeflate_adler32(checksum, block, count))
-            var start = 0
-            while start < count {
-                let piece = min(count - start, RunDeflateEncoder.blockBytes)
-                let final = y + rows == height && start + piece == count
-                encoder.append(block + start, count: piece, final: final, tokens: tokens)
-                start += piece
-            }
+            append(block, count: count, to: &encoder, last: y + rows == height, tokens: tokens)
             y += rows
         }
         return finish(out, written: 2 + encoder.finish(), checksum: checksum)
+    }
+
+    /// The `count` bytes at `data` given to `encoder` in pieces of at most a block (at least
+    /// one, so an empty input still makes a block); the last piece ends the stream if `last`.
+    private static func append(
+        _ data: UnsafePointer<UInt8>,
+        count: Int,
+        to encoder: inout RunDeflateEncoder,
+        last: Bool,
+        tokens: UnsafeMutablePointer<UInt16>
+    ) {
+        var start = 0
+        repeat {
+            let piece = min(count - start, RunDeflateEncoder.blockBytes)
+            encoder.append(data + start, count: piece, final: last && start + piece == count, tokens: tokens)
+            start += piece
+        } while start < count
     }
 
     /// The zlib header before the `written - 2` bytes of deflate at `out + 2`, and the checksum
