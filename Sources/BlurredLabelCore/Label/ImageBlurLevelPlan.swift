@@ -53,7 +53,13 @@ package struct ImageBlurLevelPlan: Sendable {
     /// keep `threads` threads busy on its own, else `threads` (a streaming caller asks for this
     /// many at a time, so memory holds that many levels).
     package func levelsAtOnce(threads: Int) -> Int {
-        width * height * 4 >= GaussianBlur.samplesPerThread * max(1, threads) ? 1 : max(1, threads)
+        Self.keepsEveryThreadBusy(pixels: width * height, threads: threads) ? 1 : max(1, threads)
+    }
+
+    /// Whether a picture of `pixels` pixels is large enough to keep `threads` threads busy on its
+    /// own (blurred a level at a time on all of them, its files through `LevelFileScheduler`).
+    static func keepsEveryThreadBusy(pixels: Int, threads: Int) -> Bool {
+        pixels * 4 >= GaussianBlur.samplesPerThread * max(1, threads)
     }
 
     /// The levels `indices` names, in that order, on up to `threads` threads: a picture large

@@ -20,7 +20,7 @@ extension ImageBlurLevelPlan {
         let bytes = try FileIO.read(path)
         let source = PNGDecoder.sourceName(path)
         guard threads > 1, let header = PNGDecoder.peek(bytes), header.width * header.height <= maxPixels,
-            header.width * header.height * 4 >= GaussianBlur.samplesPerThread * threads
+            Self.keepsEveryThreadBusy(pixels: header.width * header.height, threads: threads)
         else {
             let image = try PNGDecoder.decode(bytes, source: source, maxPixels: maxPixels)
             try self.init(image: image, maxRadius: maxRadius, steps: steps, edges: edges, tint: tint)
@@ -52,7 +52,7 @@ extension ImageBlurLevelPlan {
             let pixels = header.width * header.height
             let count = pixels * 4
             for _ in 0..<min(steps, Self.levelsInFlight(pixels: pixels, threads: threads)) where !stop() {
-                let storage = Self.touchedStorage(count: count, until: stop)
+                let storage = HugePages.storage(count: count, touchingUntil: stop)
                 prepared.withLock { $0.append(storage) }
             }
         }
@@ -65,16 +65,5 @@ extension ImageBlurLevelPlan {
         )
         let storage = prepared.withLock { $0 }
         spareStorage.withLock { $0 = storage }
-    }
-
-    /// `count` bytes of level storage for a blur to overwrite, on 2 MB pages where the kernel
-    /// offers them, its pages touched (`HugePages.touch`) until `stop` says to; its bytes are
-    /// whatever the memory held (zero where fresh) until the blur writes every one.
-    private static func touchedStorage(count: Int, until stop: () -> Bool) -> [UInt8] {
-        [UInt8].uninitialized(count: count) { buffer, initialized in
-            HugePages.advise(buffer.baseAddress!, byteCount: count)
-            HugePages.touch(buffer.baseAddress!, byteCount: count, until: stop)
-            initialized = count
-        }
     }
 }

@@ -206,40 +206,33 @@ struct LevelFileScheduler: Sendable {
         let (image, state) = (plan.image, shared.state)
         guard blurs(position) else { return image }
         let gaussian = GaussianBlur(radius: plan.radius(ofStep: indices[position]), edges: plan.edges)
-        var pixels = plan.spareStorage.withLock { $0.popLast() } ?? []
-        let fresh = pixels.count != image.pixels.count
-        if fresh {
-            pixels = [UInt8].uninitialized(count: image.pixels.count) { _, initialized in
-                initialized = image.pixels.count
-            }
-        }
+        // Spare storage is only ever a level of this picture: made for it, or a finished level.
+        var pixels = plan.spareStorage.withLock { $0.popLast() } ?? HugePages.storage(count: image.pixels.count)
+        precondition(pixels.count == image.pixels.count, "spare level storage of another size")
         pixels.withUnsafeMutableBufferPointer { destination in
-            if fresh { HugePages.advise(destination.baseAddress!, byteCount: destination.count) }
-            do {
-                let work = gaussian.work(
-                    rgbaWidth: image.width,
-                    height: image.height,
-                    source: shared.source.pointer,
-                    destination: destination.baseAddress!,
-                    opaque: opaque,
-                    planes: shared.planes.map { UnsafePointer($0.pointer) }
-                )
-                state.update { $0.blurs.append(Blur(position: position, passes: work.passes, workers: threads)) }
-                while true {
-                    let task = state.next { state -> Task? in
-                        if let mine = state.blurs.firstIndex(where: { $0.position == position }),
-                            state.blurs[mine].isDone
-                        {
-                            state.blurs.remove(at: mine)
-                            return .finished
-                        }
-                        return state.task(mayStart: false, window: window, count: indices.count)
+            let work = gaussian.work(
+                rgbaWidth: image.width,
+                height: image.height,
+                source: shared.source.pointer,
+                destination: destination.baseAddress!,
+                opaque: opaque,
+                planes: shared.planes.map { UnsafePointer($0.pointer) }
+            )
+            state.update { $0.blurs.append(Blur(position: position, passes: work.passes, workers: threads)) }
+            while true {
+                let task = state.next { state -> Task? in
+                    if let mine = state.blurs.firstIndex(where: { $0.position == position }),
+                        state.blurs[mine].isDone
+                    {
+                        state.blurs.remove(at: mine)
+                        return .finished
                     }
-                    if case .finished = task { break }
-                    perform(task, shared)
+                    return state.task(mayStart: false, window: window, count: indices.count)
                 }
-                work.release()
+                if case .finished = task { break }
+                perform(task, shared)
             }
+            work.release()
         }
         return try! Image(width: image.width, height: image.height, premultipliedRGBA: pixels)
     }

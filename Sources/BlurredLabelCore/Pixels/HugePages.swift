@@ -53,6 +53,19 @@ enum HugePages {
         return true
     }
 
+    /// `count` bytes of storage for a writer that will set every one before anything reads them
+    /// (a blur's destination), advised first, its pages touched (`touch`) until `stop` says to
+    /// (nil: none touched); until written, its bytes are whatever the memory held.
+    static func storage(count: Int, touchingUntil stop: (() -> Bool)? = nil) -> [UInt8] {
+        [UInt8].uninitialized(count: count) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                advise(base, byteCount: count)
+                if let stop { touch(base, byteCount: count, until: stop) }
+            }
+            initialized = count
+        }
+    }
+
     /// `count` bytes made by `initialize`, which must set every one, in storage advised first.
     static func bytes(count: Int, _ initialize: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
         [UInt8].uninitialized(count: count) { buffer, initialized in
