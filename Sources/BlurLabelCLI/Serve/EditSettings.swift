@@ -53,7 +53,10 @@ package struct EditSettings: Sendable {
         .text("FILE.json"),
         help: "load the rectangles from FILE.json when it exists; Save writes them there too"
     )
-    static let open = Option(flag: "open", help: "also open the page with xdg-open")
+    static let open = Option(
+        flag: "open",
+        help: "also open the page with xdg-open, through a private file (no token in any argv)"
+    )
 
     static let spec = CommandSpec(
         name: "edit",
