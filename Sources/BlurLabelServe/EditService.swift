@@ -94,17 +94,16 @@ final class EditService: Sendable {
             )
         case ("POST", "preview"), ("POST", "save"):
             let arguments = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
-            let save = route == "save"
+            let saving = route == "save" ? settings : nil
             let image = image
-            let output = settings.output
             let accepted = workers.submit {
-                responder.respond(Self.render(image, arguments: arguments, saveTo: save ? output : nil))
+                responder.respond(Self.render(image, arguments: arguments, saving: saving))
             }
             return accepted ? nil : Self.refuse(503, "busy: try again")
         case ("POST", "rects"):
             guard let path = settings.rects else { return Self.refuse(404, "no --rects FILE.json was given") }
             do {
-                try FileIO.write(request.body, to: path)
+                try settings.saveRects(request.body)
                 return .text(200, "rectangles saved to \(SameFile.resolved(path))", headers: Self.securityHeaders)
             } catch {
                 return Self.refuse(500, "cannot write \(path): \(error)")
@@ -117,13 +116,13 @@ final class EditService: Sendable {
         }
     }
 
-    /// The redacted picture for `arguments` (`redact`'s options) written to `saveTo`, or for a
-    /// preview its rectangles' parts (`EditPatches`) as PNG, where they go in `X-Regions`.
-    static func render(_ image: Image, arguments: [String], saveTo: String?) -> HTTPResponse {
+    /// The redacted picture for `arguments` (`redact`'s options) saved to `saving`'s output, or
+    /// for a preview its rectangles' parts (`EditPatches`) as PNG, where they go in `X-Regions`.
+    static func render(_ image: Image, arguments: [String], saving: EditSettings?) -> HTTPResponse {
         do {
-            if let path = saveTo {
-                try EditSettings.save(try EditSettings.redact(image, arguments: arguments), to: path)
-                return .text(200, "saved \(SameFile.resolved(path))", headers: securityHeaders)
+            if let settings = saving {
+                try settings.save(try EditSettings.redact(image, arguments: arguments))
+                return .text(200, "saved \(SameFile.resolved(settings.output))", headers: securityHeaders)
             }
             let (result, regions) = try EditSettings.redactWithRegions(image, arguments: arguments)
             let patches = try EditPatches(of: result, regions: regions)
