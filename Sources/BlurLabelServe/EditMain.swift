@@ -90,8 +90,10 @@ enum EditMain {
         }
         page?.remove()
         server.shutdown(drainSeconds: 2)
-        workers.drain(seconds: 1)
+        let idle = workers.drain(seconds: 1)
         ServeMain.say("blurlabel edit: stopped (\(reason))\n", to: STDERR_FILENO)
+        // A preview still running is abandoned: leave without running exit handlers under it.
+        if !idle { _exit(0) }
         return 0
     }
 

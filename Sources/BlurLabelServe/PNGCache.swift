@@ -1,11 +1,13 @@
 import BlurredLabelCore
+import HTTPServer
 
 /// Finished PNGs by signed path, at most `limitBytes` of them (PNG bytes plus the key and a fixed
 /// overhead each). Least recently used leaves first: a hit moves its entry to the front, so the
 /// labels a shop's pages show all the time stay while one-off labels pass through.
 final class PNGCache: Sendable {
     struct Entry: Sendable {
-        let png: [UInt8]
+        /// Shared with every response that sends it: a hit copies nothing.
+        let png: ResponseBytes
         let etag: String
     }
 
@@ -49,7 +51,7 @@ final class PNGCache: Sendable {
             bytes -= nodes[slot].cost
             // Keep the slot, drop what it holds.
             nodes[slot].key = ""
-            nodes[slot].entry = Entry(png: [], etag: "")
+            nodes[slot].entry = Entry(png: ResponseBytes([]), etag: "")
             free.append(slot)
         }
     }
@@ -59,7 +61,7 @@ final class PNGCache: Sendable {
 
     init(limitBytes: Int) { self.limitBytes = limitBytes }
 
-    static func cost(key: String, png: [UInt8], etag: String) -> Int {
+    static func cost(key: String, png: ResponseBytes, etag: String) -> Int {
         png.count + key.utf8.count + etag.utf8.count + 128
     }
 

@@ -116,7 +116,8 @@ public enum ServeMain {
             unsigned: settings.unsigned,
             cacheBytes: settings.cacheMegabytes << 20,
             workers: workers,
-            inFlight: { server.withLock { $0?.inFlight ?? 0 } }
+            inFlight: { server.withLock { $0?.inFlight ?? 0 } },
+            draining: { server.withLock { $0?.isDraining ?? false } }
         )
         var configuration = HTTPServer.Configuration()
         configuration.host = settings.host
@@ -148,12 +149,20 @@ public enum ServeMain {
         var received: Int32 = 0
         while sigwait(&stopSignals, &received) != 0 {}
         say("blurlabel serve: stopping (signal \(received)): finishing requests in flight\n", to: STDERR_FILENO)
+        // /readyz says 503 from here on; the listener stays open for --shutdown-delay so that a
+        // load balancer sees it and stops sending before connections are refused.
+        started.beginDrain()
+        if settings.shutdownDelaySeconds > 0 { usleep(UInt32(settings.shutdownDelaySeconds) * 1_000_000) }
         let finished = started.shutdown(drainSeconds: Double(settings.drainSeconds))
-        workers.drain(seconds: 1)
+        // Every client is answered now; renders still running are abandoned (queued ones that
+        // nobody waits for are skipped at once).
+        let idle = workers.drain(seconds: 1)
         say(
-            "blurlabel serve: stopped\(finished ? "" : " (some requests were cut off at --drain)")\n",
+            "blurlabel serve: stopped\(finished ? "" : " (requests still running at --drain were answered 503)")\n",
             to: STDERR_FILENO
         )
+        // Leave without running exit handlers under a render that may still be running.
+        if !idle { _exit(0) }
         return 0
     }
 }

@@ -15,6 +15,7 @@ package struct ServeSettings: Sendable {
     package var timeoutSeconds = 10
     package var connections = 1024
     package var drainSeconds = 10
+    package var shutdownDelaySeconds = 0
     package var unsigned = false
     package var accessLog = true
 
@@ -119,6 +120,15 @@ package struct ServeSettings: Sendable {
         ),
         variable: "BLURLABEL_DRAIN"
     )
+    static let shutdownDelay = Setting(
+        option: Option(
+            "shutdown-delay",
+            .integer("S", 0...600),
+            default: defaults.shutdownDelaySeconds,
+            help: "on SIGTERM, seconds to keep accepting with /readyz at 503 before the drain"
+        ),
+        variable: "BLURLABEL_SHUTDOWN_DELAY"
+    )
     static let unsigned = Option(
         flag: "unsigned",
         help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"
@@ -134,7 +144,7 @@ package struct ServeSettings: Sendable {
         positionals: [],
         options: [
             listen.spec, workers.spec, queue.spec, ioThreads.spec, cacheMegabytes.spec, timeout.spec,
-            connections.spec, drain.spec, unsigned.spec, noAccessLog.spec,
+            connections.spec, drain.spec, shutdownDelay.spec, unsigned.spec, noAccessLog.spec,
         ],
         details: """
             Keys come from the environment only: BLURLABEL_KEY and BLURLABEL_SALT (hex; several
@@ -172,6 +182,7 @@ package struct ServeSettings: Sendable {
             settings.timeoutSeconds = try timeout.value(options, environment)
             settings.connections = try connections.value(options, environment)
             settings.drainSeconds = try drain.value(options, environment)
+            settings.shutdownDelaySeconds = try shutdownDelay.value(options, environment)
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
         }
