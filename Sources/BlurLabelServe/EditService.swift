@@ -32,11 +32,8 @@ final class EditService: Sendable {
         lastRequest.withLock { $0 = Self.now() }
     }
 
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// Monotonic seconds.
+    static func now() -> Double { ProcessMetrics.monotonicSeconds() }
 
     /// The page's URL, token included.
     var url: String { "http://\(settings.host):\(port.withLock { $0 })/\(token)/" }
@@ -154,32 +151,15 @@ final class EditService: Sendable {
         let fields = [
             "\"width\":\(image.width)",
             "\"height\":\(image.height)",
-            "\"input\":\(Self.quoted(settings.input))",
-            "\"output\":\(Self.quoted(settings.output))",
-            "\"outputPath\":\(Self.quoted(SameFile.resolved(settings.output)))",
-            "\"mode\":\(Self.quoted(settings.mode))",
+            "\"input\":\(AccessLog.quoted(settings.input))",
+            "\"output\":\(AccessLog.quoted(settings.output))",
+            "\"outputPath\":\(AccessLog.quoted(SameFile.resolved(settings.output)))",
+            "\"mode\":\(AccessLog.quoted(settings.mode))",
             "\"radius\":\(settings.radius)",
-            "\"rectsFile\":\(settings.rects.map(Self.quoted) ?? "null")",
-            "\"rectsText\":\(rectsText.map(Self.quoted) ?? "null")",
+            "\"rectsFile\":\(settings.rects.map(AccessLog.quoted) ?? "null")",
+            "\"rectsText\":\(rectsText.map(AccessLog.quoted) ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Compares without stopping at the first difference.

@@ -64,7 +64,7 @@ final class LabelService: Sendable {
         case "/healthz": return .text(200, "ok")
         case "/readyz": return draining() ? .text(503, "draining") : .text(200, "ready")
         case "/metrics":
-            let text = metrics.text(cache: cache?.size ?? (0, 0), queue: workers.depth, inFlight: inFlight())
+            let text = metrics.text(cache: cache, queue: workers.depth, inFlight: inFlight())
             return HTTPResponse(
                 status: 200,
                 headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
@@ -109,8 +109,9 @@ final class LabelService: Sendable {
             }
             let response: HTTPResponse
             do {
-                let png = ResponseBytes(try URLLabelOptions.png(label.options, text: label.text))
-                metrics.rendered()
+                let png = ResponseBytes(
+                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text) }
+                )
                 cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
                 response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, content: png)
             } catch {

@@ -28,6 +28,8 @@ final class PNGCache: Sendable {
         var newest = -1
         var oldest = -1
         var bytes = 0
+        /// Entries removed to make room, since the start.
+        var evictions = 0
 
         mutating func unlink(_ slot: Int) {
             let (newer, older) = (nodes[slot].newer, nodes[slot].older)
@@ -49,6 +51,7 @@ final class PNGCache: Sendable {
             unlink(slot)
             index.removeValue(forKey: nodes[slot].key)
             bytes -= nodes[slot].cost
+            evictions += 1
             // Keep the slot, drop what it holds.
             nodes[slot].key = ""
             nodes[slot].entry = Entry(png: ResponseBytes([]), etag: "")
@@ -99,6 +102,9 @@ final class PNGCache: Sendable {
             state.bytes += cost
         }
     }
+
+    /// Entries removed to make room for others, since the start.
+    var evictions: Int { state.withLock { $0.evictions } }
 
     /// Bytes counted and entries held.
     var size: (bytes: Int, entries: Int) { state.withLock { ($0.bytes, $0.index.count) } }
