@@ -1,10 +1,10 @@
 import BlurLabelCLI
 import BlurredLabelCore
 import Foundation
-@testable import HTTPServer
 import Testing
 
 @testable import BlurLabelServe
+@testable import HTTPServer
 
 /// `serve` as an operator runs it: `/metrics` on its own address, what a dashboard reads there,
 /// labels under a path prefix behind a proxy, `--unsigned` against DNS rebinding, and the
