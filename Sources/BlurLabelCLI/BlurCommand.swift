@@ -7,7 +7,13 @@ enum BlurCommand {
         summary: "blur a whole PNG image with a true Gaussian"
     ) { command }
 
-    static let radius = LabelOptions.radius.with(help: "Gaussian standard deviation in pixels")
+    static let radius = Option(
+        "radius",
+        short: "-r",
+        .sigma,
+        default: LabelOptions.defaults.radius,
+        help: "Gaussian standard deviation in pixels"
+    )
 
     static let spec = CommandSpec(
         name: listing.name,
