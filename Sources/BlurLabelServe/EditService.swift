@@ -160,6 +160,7 @@ final class EditService: Sendable {
             "\"outputPath\":\(Self.quoted(SameFile.resolved(settings.output)))",
             "\"mode\":\(Self.quoted(settings.mode))",
             "\"radius\":\(settings.radius)",
+            "\"margin\":\(Redaction.defaultMargin)",
             "\"rectsFile\":\(settings.rects.map(Self.quoted) ?? "null")",
             "\"rectsText\":\(rectsText.map(Self.quoted) ?? "null")",
         ]

@@ -90,7 +90,7 @@ struct CommandLineTests {
                     "redact", picture, "--rect", "0,0,2,2", "-o", folder + "/o.png", "--block",
                     "\(Limits.maximumPixelateBlock + 1)",
                 ],
-                "--block must be from 1 to \(Limits.maximumPixelateBlock), got"
+                "--block must be from 2 to \(Limits.maximumPixelateBlock), got"
             ),
             (
                 [
