@@ -206,8 +206,8 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
         case let .blurOfZero(index):
             return "region \(index + 1): a blur of sigma 0 changes nothing; give a radius above 0, or use secure or fill"
         case let .fillNotOpaque(index):
-            return
-                "region \(index + 1): a fill colour that is not opaque lets what is under it show through; give an opaque colour (alpha ff)"
+            return "region \(index + 1): a fill colour that is not opaque lets what is under it show through; "
+                + "give an opaque colour (alpha ff)"
         case let .badMargin(margin):
             return "the margin must be from 0 to \(Redaction.maximumMargin) px, got \(margin)"
         }
