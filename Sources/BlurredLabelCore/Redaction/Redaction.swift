@@ -204,7 +204,7 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
             return "region \(index + 1): block size must be from 2 to \(Limits.maximumPixelateBlock) "
                 + "(a block of 1 changes nothing), got \(block)"
         case let .blurOfZero(index):
-            return "region \(index + 1): a blur of sigma 0 changes nothing; give a radius above 0, or use secure or fill"
+            return "region \(index + 1): a blur of sigma 0 changes nothing; give a radius above 0, or use secure"
         case let .fillNotOpaque(index):
             return "region \(index + 1): a fill colour that is not opaque lets what is under it show through; "
                 + "give an opaque colour (alpha ff)"
