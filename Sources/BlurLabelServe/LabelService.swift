@@ -11,14 +11,23 @@ final class LabelService: Sendable {
     let keys: Keys
     let unsigned: Bool
     let cache: PNGCache?
+    /// One render's working memory at most (`--max-render-mb`).
+    let budget: RenderBudget
     let workers: BoundedWorkers
     let metrics = ServeMetrics()
     /// Set once the server is up: read for `/metrics`' in-flight gauge.
     let inFlight: @Sendable () -> Int
 
-    init(keys: Keys, unsigned: Bool, cacheBytes: Int, workers: BoundedWorkers, inFlight: @escaping @Sendable () -> Int)
-    {
+    init(
+        keys: Keys,
+        unsigned: Bool,
+        cacheBytes: Int,
+        budget: RenderBudget = .standard,
+        workers: BoundedWorkers,
+        inFlight: @escaping @Sendable () -> Int
+    ) {
         self.keys = keys
+        self.budget = budget
         self.unsigned = unsigned
         self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
         self.workers = workers
@@ -87,7 +96,7 @@ final class LabelService: Sendable {
         metrics.cacheMiss()
         let accepted = workers.submit { [self] in
             do {
-                let png = try URLLabelOptions.png(label.options, text: label.text)
+                let png = try URLLabelOptions.png(label.options, text: label.text, budget: budget)
                 metrics.rendered()
                 cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
                 responder.respond(

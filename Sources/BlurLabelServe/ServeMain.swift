@@ -115,6 +115,7 @@ public enum ServeMain {
             keys: keys,
             unsigned: settings.unsigned,
             cacheBytes: settings.cacheMegabytes << 20,
+            budget: settings.renderBudget,
             workers: workers,
             inFlight: { server.withLock { $0?.inFlight ?? 0 } }
         )

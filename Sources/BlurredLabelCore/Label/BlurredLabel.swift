@@ -37,6 +37,10 @@ public final class BlurredLabel {
         }
     }
 
+    /// The working memory one rendering may take (64 MB unless set): a text and style over it
+    /// throw `LabelError.overBudget` once shaped, before anything is drawn.
+    public var budget: RenderBudget = .standard
+
     /// True between `blur()` and `unblur()`.
     public private(set) var isBlurred = false
 
@@ -103,7 +107,7 @@ public final class BlurredLabel {
     package var padding: Int { pipeline.padding(radius: style.radius) }
 
     /// The pipeline that makes this label's pictures; the label caches its steps.
-    package var pipeline: LabelPipeline { LabelPipeline(style: style) }
+    package var pipeline: LabelPipeline { LabelPipeline(style: style, budget: budget) }
 
     // MARK: - caches
 
