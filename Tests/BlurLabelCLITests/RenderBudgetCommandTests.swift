@@ -91,6 +91,7 @@ struct RenderBudgetCommandTests {
         let child = try runChild(["render"] + arguments + ["--max-render-mb", "4096", "-o", folder + "/a.png"])
         #expect(child.status == 0)
         let estimatedMB = Double(cost.workingBytes) / Double(1 << 20)
+        print("render budget: \(arguments.dropFirst()) measured \(child.peakMB - base.peakMB) MB of \(estimatedMB) MB")
         #expect(
             child.peakMB - base.peakMB <= estimatedMB,
             "measured \(child.peakMB - base.peakMB) MB, estimated \(estimatedMB)"

@@ -39,11 +39,12 @@ package struct LabelCost: Sendable, Equatable {
         // The ink, the blurred copy and the recursive blur's float plane (rows rounded to lanes).
         let plane = Self.pages(4 * ((channels * paddedWidth + 15) / 16 * 16) * paddedHeight)
         let blur = rendered + 2 * inked + plane
-        // The blurred ink, the picture, and the encoder's filtered rows and growing output.
+        // The blurred ink, the picture, and the encoder's rows (packed and filtered) and output:
+        // measured at most 4.1 bytes a pixel (a 3000x2500 canvas), counted as 8.
         let picture = Self.pages(4 * canvas)
         // Large pictures are compressed on every core: each thread's deflate state and piece.
         let threadsShare = canvas >= 1 << 20 ? 8 << 20 : 1 << 20
-        let encode = rendered + inked + picture + 3 * Self.pages(4 * canvas) + threadsShare
+        let encode = rendered + inked + picture + 2 * Self.pages(4 * canvas) + threadsShare
         width = canvasWidth
         height = canvasHeight
         inkWidth = paddedWidth

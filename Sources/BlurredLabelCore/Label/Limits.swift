@@ -28,6 +28,8 @@ package enum Limits {
     /// the shaped text before anything is drawn (`--max-render-mb`, `BLURLABEL_MAX_RENDER_MB`).
     package static let defaultRenderMegabytes = 64
     package static let maximumRenderMegabytes = 1 << 20
+    /// Glyph bitmaps a rendering thread keeps between labels (outline and colour caches).
+    package static let glyphCacheBytesPerThread = GlyphWorkspace.cacheByteLimit + GlyphWorkspace.colorCacheByteLimit
     /// Blur steps of blur levels and animations.
     package static let maximumSteps = 1000
     /// Unicode scalars in a label's text, checked before anything is laid out.
