@@ -21,32 +21,12 @@ struct RenderBudgetCommandTests {
         #expect(child.peakMB < 100)
         // The whole process's CPU time (start, shaping, the estimate; the debug build), which a
         // busy test machine does not stretch as it does the wall-clock time.
-        let seconds = Self.cpuSeconds(["render", Self.emoji, "--size", "2000", "-o", folder + "/e.png"])
-        #expect(seconds < 0.1, "took \(seconds) s of CPU")
+        #expect(child.cpuSeconds < 0.1, "took \(child.cpuSeconds) s of CPU")
         #expect(!FileManager.default.fileExists(atPath: folder + "/e.png"))
         let said = run(["render", Self.emoji, "--size", "2000", "-o", folder + "/e.png"])
         #expect(said.status == 2)
         #expect(said.err.contains("over its budget of 64 MB (--max-render-mb)"), "\(said.err)")
         #expect(said.err.split(separator: "\n").count == 1)
-    }
-
-    /// The user and system CPU time of the built tool run with `arguments` (output discarded).
-    static func cpuSeconds(_ arguments: [String]) -> Double {
-        guard let tool = BatchInterruptionTests.executable else { return .infinity }
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, tool, &actions, nil, argv, environ) == 0 else { return .infinity }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     @Test func theCostlyOptionsAreRefusedUnderTheDefault() throws {
