@@ -66,6 +66,13 @@ struct RenderBudgetTests {
         label.text = "57.00 €"
         #expect(throws: LabelError.self) { try label.image }
         #expect(throws: LabelError.badBudget(0)) { try RenderBudget(megabytes: 0) }
+        // The library's initialisers take the budget in MiB; their default is the standard one.
+        #expect(LabelPipeline().budget == .standard && BlurredLabel().budget == .standard)
+        #expect(throws: LabelError.badBudget(0)) {
+            try LabelPipeline(style: style, renderBudgetMegabytes: 0).picture(of: text)
+        }
+        let generous = BlurredLabel(text: text, style: style, renderBudgetMegabytes: needed)
+        try generous.blur()
     }
 
     /// Labels of every kind of glyph: the estimated ink box holds the drawn one.
@@ -108,7 +115,12 @@ struct RenderBudgetTests {
         // With a budget too small for the larger trial sizes, the search still finds the same size.
         let cost = try LabelPipeline(style: fitted).cost(of: "56.00 €")
         let tight = try RenderBudget(megabytes: (cost.workingBytes >> 20) + 1)
-        let again = try FitToCanvas.style(style, fitting: "56.00 €", maximumSize: 2000, budget: tight)
+        let again = try FitToCanvas.style(
+            style,
+            fitting: "56.00 €",
+            maximumSize: 2000,
+            renderBudgetMegabytes: tight.megabytes
+        )
         #expect(again.typography.size == fitted.typography.size)
     }
 }

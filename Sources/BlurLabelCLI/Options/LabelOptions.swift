@@ -180,7 +180,7 @@ enum LabelOptions {
             radius: fitRadius,
             minimumSize: lowest,
             maximumSize: maximum,
-            budget: budget
+            renderBudgetMegabytes: budget.megabytes
         )
     }
 

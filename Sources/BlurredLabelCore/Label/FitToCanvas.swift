@@ -12,7 +12,7 @@ public enum FitToCanvas {
     /// `minimumSize` to `maximumSize` (nil, the default: the largest size accepted). Throws
     /// `LabelError.doesNotFit` when even the minimum is too large, `LabelError.fitWithoutCanvas`
     /// when the style has no canvas, and `LabelError.overBudget` when the label at the minimum
-    /// size would take more than `budget` (a larger size over it does not fit).
+    /// size would take more than `renderBudgetMegabytes` (a larger size over it does not fit).
     ///
     /// The content measured is what the picture places on the canvas: the ink box padded by the
     /// blur's reach and `style.padding`; in secure mode the decoy's, measured for every digit so
@@ -24,8 +24,9 @@ public enum FitToCanvas {
         radius: BlurRadius? = nil,
         minimumSize: Double = defaultMinimumSize,
         maximumSize: Double? = nil,
-        budget: RenderBudget = .standard
+        renderBudgetMegabytes: Int = 64
     ) throws -> LabelStyle {
+        let budget = try RenderBudget(megabytes: renderBudgetMegabytes)
         let maximumSize = maximumSize ?? Limits.maximumFontSize
         guard let canvas = style.canvas else { throw LabelError.fitWithoutCanvas }
         guard minimumSize.isFinite, maximumSize.isFinite, minimumSize > 0, minimumSize <= maximumSize,

@@ -57,6 +57,7 @@ package struct LabelCost: Sendable, Equatable {
     /// Refuses a render over `budget` (`LabelError.overBudget`), or one that would make an image
     /// over `Image`'s limits (`ImageError.invalidSize`), before anything is drawn.
     package func check(_ budget: RenderBudget) throws {
+        try budget.check()
         guard workingBytes <= budget.bytes else {
             throw LabelError.overBudget(
                 width: width,

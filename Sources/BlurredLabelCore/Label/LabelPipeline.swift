@@ -17,7 +17,14 @@ public struct LabelPipeline: Sendable {
     /// (`LabelError.overBudget`) once shaped, before anything is drawn.
     package let budget: RenderBudget
 
-    public init(style: LabelStyle = LabelStyle(), budget: RenderBudget = .standard) {
+    /// A pipeline for labels in `style`, each render within `renderBudgetMegabytes` MiB of
+    /// working memory (64 unless given; `LabelError.overBudget` when a label would need more,
+    /// `LabelError.badBudget` for a budget outside 1…1048576).
+    public init(style: LabelStyle = LabelStyle(), renderBudgetMegabytes: Int = 64) {
+        self.init(style: style, budget: RenderBudget(unchecked: renderBudgetMegabytes))
+    }
+
+    package init(style: LabelStyle, budget: RenderBudget) {
         self.style = style
         self.budget = budget
     }
