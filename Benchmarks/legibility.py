@@ -8,6 +8,7 @@ tesseract-ocr), one text line per picture (--psm 7). A character counts as read 
 of the longest matching blocks between the truth and Tesseract's line (difflib), spaces ignored.
 
   legibility.py --blurlabel PATH [--sizes 10,12,...] [--texts N] [--points FILE]
+  legibility.py --blurlabel PATH --verify [--sizes ...]  # reads labels at --radius unreadable
   legibility.py --blurlabel PATH --smoke     # checks --radius unreadable and --secure at 2 sizes
 
 Prints one row per size and the least-squares line sigma = k*size + c through the floors, with
@@ -168,6 +169,30 @@ def smoke(blurlabel, folder):
     print("legibility --smoke: ok")
 
 
+def verify(blurlabel, folder, sizes, count):
+    """At each size, what Tesseract reads at `--radius unreadable` (the library's formula), from
+    labels it was not fitted on."""
+    samples = texts(count, 46)
+    total = sum(len(t.replace(" ", "")) for t in samples)
+    print(f"--radius unreadable, {count} other labels a size")
+    print("size px   sigma   read there")
+    worst = 0.0
+    for size in sizes:
+        labels = [(t, f"v{size}-{i}.png") for i, t in enumerate(samples)]
+        paths = render(blurlabel, folder, labels, {"size": size, "radius": "unreadable"})
+        share = sum(matched(t, line) for t, line in zip(samples, read(paths, folder))) / total
+        print(f"{size:7d}   {floor_of(size):5.1f}   {share:10.1%}", flush=True)
+        worst = max(worst, share)
+    print(f"largest share read: {worst:.1%}")
+
+
+def floor_of(size):
+    """The library's formula (BlurRadius.unreadable(forSize:)), for the printout."""
+    import math
+
+    return math.ceil((0.13 * size + 0.7) * 10 - 1e-9) / 10
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--blurlabel", required=True)
@@ -176,11 +201,15 @@ def main():
     parser.add_argument("--step", type=float, default=0.25)
     parser.add_argument("--points")
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--verify", action="store_true", help="read labels at --radius unreadable instead")
     args = parser.parse_args()
     version = subprocess.run(["tesseract", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     with tempfile.TemporaryDirectory() as folder:
         if args.smoke:
             smoke(args.blurlabel, folder)
+            return
+        if args.verify:
+            verify(args.blurlabel, folder, [int(s) for s in args.sizes.split(",")], args.texts)
             return
         samples = texts(args.texts, 45)
         print(f"legibility floor: {version}, {args.texts} labels of 8 characters a point, x4 bicubic + unsharp mask")
