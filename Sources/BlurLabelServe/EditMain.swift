@@ -60,11 +60,19 @@ enum EditMain {
             "blurlabel edit: open the URL above; Save writes \(SameFile.resolved(settings.output)); Done, Ctrl-C or an idle hour stops\n",
             to: STDERR_FILENO
         )
-        var opener = settings.open ? openInBrowser(service.url) : nil
+        let opened = EditService.now()
+        let handoff = settings.open ? openInBrowser(service.url) : nil
+        var opener = handoff?.pid
+        var page = handoff?.page
         var reason = "Done"
         var wait = timespec(tv_sec: 0, tv_nsec: 200_000_000)
         while true {
             if let pid = opener, waitpid(pid, nil, WNOHANG) != 0 { opener = nil }  // no zombie left
+            // The page has loaded: the browser has read the redirect, which then goes.
+            if let file = page, service.lastRequest.withLock({ $0 }) > opened {
+                file.remove()
+                page = nil
+            }
             let received = sigtimedwait(&stopSignals, nil, &wait)
             if received > 0 {
                 reason = "signal \(received)"
@@ -80,9 +88,12 @@ enum EditMain {
                 break
             }
         }
+        page?.remove()
         server.shutdown(drainSeconds: 2)
-        workers.drain(seconds: 1)
+        let idle = workers.drain(seconds: 1)
         ServeMain.say("blurlabel edit: stopped (\(reason))\n", to: STDERR_FILENO)
+        // A preview still running is abandoned: leave without running exit handlers under it.
+        if !idle { _exit(0) }
         return 0
     }
 
@@ -97,11 +108,19 @@ enum EditMain {
         return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
-    /// Starts `xdg-open URL` (not waited for here) and returns its process id, or nil if it
-    /// cannot be started. It and the browser it may start get no signal blocked and SIGPIPE's
-    /// default action: this server's own settings (SIGTERM and SIGINT blocked for `sigtimedwait`,
-    /// SIGPIPE ignored) would otherwise pass to them through exec.
-    static func openInBrowser(_ url: String) -> pid_t? {
+    /// Starts `program` (`xdg-open`, looked up on `PATH`) on a new private file that redirects
+    /// to `url`, so the token is in no process's arguments (which `ps` shows every user), and
+    /// returns its process id (not waited for here) and the file, which the caller removes once
+    /// the page has been loaded (or at exit); nil when either cannot be made. It and the browser
+    /// it may start get no signal blocked and SIGPIPE's default action: this server's own
+    /// settings (SIGTERM and SIGINT blocked for `sigtimedwait`, SIGPIPE ignored) would otherwise
+    /// pass to them through exec.
+    static func openInBrowser(_ url: String, program: String = "xdg-open") -> (pid: pid_t, page: BrowserHandoff)? {
+        let page: BrowserHandoff
+        do { page = try BrowserHandoff(redirectingTo: url) } catch {
+            ServeMain.say("blurlabel edit: \(error); open the URL yourself\n", to: STDERR_FILENO)
+            return nil
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -114,14 +133,15 @@ enum EditMain {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
-        let arguments = ["xdg-open", url]
+        let arguments = [program, page.path]
         var pointers = arguments.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }
-        guard posix_spawnp(&pid, "xdg-open", nil, &attributes, pointers, environ) == 0 else {
-            ServeMain.say("blurlabel edit: cannot run xdg-open; open the URL yourself\n", to: STDERR_FILENO)
+        guard posix_spawnp(&pid, program, nil, &attributes, pointers, environ) == 0 else {
+            page.remove()
+            ServeMain.say("blurlabel edit: cannot run \(program); open the URL yourself\n", to: STDERR_FILENO)
             return nil
         }
-        return pid
+        return (pid, page)
     }
 }

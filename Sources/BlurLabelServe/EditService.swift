@@ -32,11 +32,8 @@ final class EditService: Sendable {
         lastRequest.withLock { $0 = Self.now() }
     }
 
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// Monotonic seconds.
+    static func now() -> Double { ProcessMetrics.monotonicSeconds() }
 
     /// The page's URL, token included.
     var url: String { "http://\(settings.host):\(port.withLock { $0 })/\(token)/" }
@@ -94,17 +91,16 @@ final class EditService: Sendable {
             )
         case ("POST", "preview"), ("POST", "save"):
             let arguments = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map(String.init)
-            let save = route == "save"
+            let saving = route == "save" ? settings : nil
             let image = image
-            let output = settings.output
             let accepted = workers.submit {
-                responder.respond(Self.render(image, arguments: arguments, saveTo: save ? output : nil))
+                responder.respond(Self.render(image, arguments: arguments, saving: saving))
             }
             return accepted ? nil : Self.refuse(503, "busy: try again")
         case ("POST", "rects"):
             guard let path = settings.rects else { return Self.refuse(404, "no --rects FILE.json was given") }
             do {
-                try FileIO.write(request.body, to: path)
+                try settings.saveRects(request.body)
                 return .text(200, "rectangles saved to \(SameFile.resolved(path))", headers: Self.securityHeaders)
             } catch {
                 return Self.refuse(500, "cannot write \(path): \(error)")
@@ -117,13 +113,13 @@ final class EditService: Sendable {
         }
     }
 
-    /// The redacted picture for `arguments` (`redact`'s options) written to `saveTo`, or for a
-    /// preview its rectangles' parts (`EditPatches`) as PNG, where they go in `X-Regions`.
-    static func render(_ image: Image, arguments: [String], saveTo: String?) -> HTTPResponse {
+    /// The redacted picture for `arguments` (`redact`'s options) saved to `saving`'s output, or
+    /// for a preview its rectangles' parts (`EditPatches`) as PNG, where they go in `X-Regions`.
+    static func render(_ image: Image, arguments: [String], saving: EditSettings?) -> HTTPResponse {
         do {
-            if let path = saveTo {
-                try EditSettings.save(try EditSettings.redact(image, arguments: arguments), to: path)
-                return .text(200, "saved \(SameFile.resolved(path))", headers: securityHeaders)
+            if let settings = saving {
+                try settings.save(try EditSettings.redact(image, arguments: arguments))
+                return .text(200, "saved \(SameFile.resolved(settings.output))", headers: securityHeaders)
             }
             let (result, regions) = try EditSettings.redactWithRegions(image, arguments: arguments)
             let patches = try EditPatches(of: result, regions: regions)
@@ -155,33 +151,16 @@ final class EditService: Sendable {
         let fields = [
             "\"width\":\(image.width)",
             "\"height\":\(image.height)",
-            "\"input\":\(Self.quoted(settings.input))",
-            "\"output\":\(Self.quoted(settings.output))",
-            "\"outputPath\":\(Self.quoted(SameFile.resolved(settings.output)))",
-            "\"mode\":\(Self.quoted(settings.mode))",
+            "\"input\":\(AccessLog.quoted(settings.input))",
+            "\"output\":\(AccessLog.quoted(settings.output))",
+            "\"outputPath\":\(AccessLog.quoted(SameFile.resolved(settings.output)))",
+            "\"mode\":\(AccessLog.quoted(settings.mode))",
             "\"radius\":\(settings.radius)",
             "\"margin\":\(Redaction.defaultMargin)",
-            "\"rectsFile\":\(settings.rects.map(Self.quoted) ?? "null")",
-            "\"rectsText\":\(rectsText.map(Self.quoted) ?? "null")",
+            "\"rectsFile\":\(settings.rects.map(AccessLog.quoted) ?? "null")",
+            "\"rectsText\":\(rectsText.map(AccessLog.quoted) ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Compares without stopping at the first difference.

@@ -2,9 +2,11 @@ import BlurLabelCLI
 import BlurredLabelCore
 import HTTPServer
 
-/// The routes of `blurlabel serve`: labels from signed URLs, `/healthz`, `/metrics`. Cheap answers
-/// (refusals, 304, cache hits) are given on the connection's thread; renders go to the bounded
-/// workers, and a full queue is a 503 at once.
+/// The routes of `blurlabel serve`: labels from signed URLs, `/healthz` (alive), `/readyz` (alive
+/// and not draining), `/metrics`. Cheap answers (refusals, 304, cache hits) are given on the
+/// connection's thread; renders go to the bounded workers, and a full queue is a 503 at once.
+/// Requests for a label already being rendered wait for that render (one render per label), and
+/// a render whose clients have all gone is skipped.
 final class LabelService: Sendable {
     static let immutable = "public, max-age=31536000, immutable"
 
@@ -15,14 +17,26 @@ final class LabelService: Sendable {
     let metrics = ServeMetrics()
     /// Set once the server is up: read for `/metrics`' in-flight gauge.
     let inFlight: @Sendable () -> Int
+    /// Whether the server is draining (set once it is up): `/readyz` answers 503 then.
+    let draining: @Sendable () -> Bool
+    /// The renders queued or running, by the signed path after the signature, each with the
+    /// requests waiting for it.
+    let flights = RenderFlights()
 
-    init(keys: Keys, unsigned: Bool, cacheBytes: Int, workers: BoundedWorkers, inFlight: @escaping @Sendable () -> Int)
-    {
+    init(
+        keys: Keys,
+        unsigned: Bool,
+        cacheBytes: Int,
+        workers: BoundedWorkers,
+        inFlight: @escaping @Sendable () -> Int,
+        draining: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.keys = keys
         self.unsigned = unsigned
         self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
         self.workers = workers
         self.inFlight = inFlight
+        self.draining = draining
     }
 
     /// The strong entity tag of a signed path: the engine's version and the path (options and
@@ -48,8 +62,9 @@ final class LabelService: Sendable {
         }
         switch request.path {
         case "/healthz": return .text(200, "ok")
+        case "/readyz": return draining() ? .text(503, "draining") : .text(200, "ready")
         case "/metrics":
-            let text = metrics.text(cache: cache?.size ?? (0, 0), queue: workers.depth, inFlight: inFlight())
+            let text = metrics.text(cache: cache, queue: workers.depth, inFlight: inFlight())
             return HTTPResponse(
                 status: 200,
                 headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
@@ -65,7 +80,7 @@ final class LabelService: Sendable {
             if let match = request.header("If-None-Match"), Self.matches(match, entry.etag) {
                 return HTTPResponse(status: 304, headers: headers)
             }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + headers, body: entry.png)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + headers, content: entry.png)
         }
         guard let (signature, rest) = LabelPath.split(request.path) else {
             return .text(404, "not found: labels are /SIGNATURE/options/TEXT.png")
@@ -85,19 +100,29 @@ final class LabelService: Sendable {
         let label: LabelPath
         do { label = try LabelPath(rest: rest, keys: keys) } catch { return .text(400, error.description) }
         metrics.cacheMiss()
+        guard flights.join(rest, responder) == .first else { return nil }
         let accepted = workers.submit { [self] in
-            do {
-                let png = try URLLabelOptions.png(label.options, text: label.text)
-                metrics.rendered()
-                cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
-                responder.respond(
-                    HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, body: png)
-                )
-            } catch {
-                responder.respond(.text(400, "\(error)"))
+            // Clients that all went away (or a server that stopped) leave nobody to answer.
+            guard flights.anyoneWaiting(rest) else {
+                flights.finish(rest, with: .text(503, "nobody is waiting"))
+                return
             }
+            let response: HTTPResponse
+            do {
+                let png = ResponseBytes(
+                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text) }
+                )
+                cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
+                response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, content: png)
+            } catch {
+                response = .text(400, "\(error)")
+            }
+            flights.finish(rest, with: response)
         }
-        guard accepted else { return .text(503, "busy: try again", headers: [("Retry-After", "1")]) }
+        guard accepted else {
+            flights.finish(rest, with: .text(503, "busy: try again", headers: [("Retry-After", "1")]))
+            return nil
+        }
         return nil
     }
 

@@ -1,11 +1,13 @@
 import BlurredLabelCore
+import HTTPServer
 
 /// Finished PNGs by signed path, at most `limitBytes` of them (PNG bytes plus the key and a fixed
 /// overhead each). Least recently used leaves first: a hit moves its entry to the front, so the
 /// labels a shop's pages show all the time stay while one-off labels pass through.
 final class PNGCache: Sendable {
     struct Entry: Sendable {
-        let png: [UInt8]
+        /// Shared with every response that sends it: a hit copies nothing.
+        let png: ResponseBytes
         let etag: String
     }
 
@@ -26,6 +28,8 @@ final class PNGCache: Sendable {
         var newest = -1
         var oldest = -1
         var bytes = 0
+        /// Entries removed to make room, since the start.
+        var evictions = 0
 
         mutating func unlink(_ slot: Int) {
             let (newer, older) = (nodes[slot].newer, nodes[slot].older)
@@ -47,9 +51,10 @@ final class PNGCache: Sendable {
             unlink(slot)
             index.removeValue(forKey: nodes[slot].key)
             bytes -= nodes[slot].cost
+            evictions += 1
             // Keep the slot, drop what it holds.
             nodes[slot].key = ""
-            nodes[slot].entry = Entry(png: [], etag: "")
+            nodes[slot].entry = Entry(png: ResponseBytes([]), etag: "")
             free.append(slot)
         }
     }
@@ -59,7 +64,7 @@ final class PNGCache: Sendable {
 
     init(limitBytes: Int) { self.limitBytes = limitBytes }
 
-    static func cost(key: String, png: [UInt8], etag: String) -> Int {
+    static func cost(key: String, png: ResponseBytes, etag: String) -> Int {
         png.count + key.utf8.count + etag.utf8.count + 128
     }
 
@@ -97,6 +102,9 @@ final class PNGCache: Sendable {
             state.bytes += cost
         }
     }
+
+    /// Entries removed to make room for others, since the start.
+    var evictions: Int { state.withLock { $0.evictions } }
 
     /// Bytes counted and entries held.
     var size: (bytes: Int, entries: Int) { state.withLock { ($0.bytes, $0.index.count) } }

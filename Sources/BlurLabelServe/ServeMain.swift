@@ -109,51 +109,54 @@ public enum ServeMain {
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
-        let workers = BoundedWorkers(threads: settings.workers, capacity: settings.queue)
-        let server = LockedValue<HTTPServer?>(nil)
-        let service = LabelService(
-            keys: keys,
-            unsigned: settings.unsigned,
-            cacheBytes: settings.cacheMegabytes << 20,
-            workers: workers,
-            inFlight: { server.withLock { $0?.inFlight ?? 0 } }
-        )
-        var configuration = HTTPServer.Configuration()
-        configuration.host = settings.host
-        configuration.port = settings.port
-        configuration.threads = settings.ioThreads
-        configuration.connectionLimit = settings.connections
-        configuration.idleTimeoutSeconds = settings.timeoutSeconds
-        let log = settings.accessLog
-        let metrics = service.metrics
-        let started: HTTPServer
-        do {
-            started = try HTTPServer(
-                configuration,
-                handler: { service.handle($0, $1) },
-                observer: { record in
-                    metrics.record(record)
-                    if log { AccessLog.write(record) }
-                }
-            )
-        } catch {
+        let instance: ServeInstance
+        do { instance = try ServeInstance(settings: settings, keys: keys) } catch {
             say("blurlabel serve: \(error)\n", to: STDERR_FILENO)
             return 2
         }
-        server.withLock { $0 = started }
-        say(
-            "blurlabel serve: listening on http://\(HTTPServer.authority(settings.host, started.port)) (\(settings.workers) workers, \(settings.unsigned ? "unsigned /unsafe/ paths" : "\(keys.signing.count) signing key(s)"))\n",
-            to: STDOUT_FILENO
+        let (workers, started) = (instance.workers, instance.labels)
+        let listening = "http://" + HTTPServer.authority(settings.host, started.port)
+        var fields: [(String, String)] = [("listen", AccessLog.quoted(listening))]
+        var line =
+            "listening on \(listening) (\(settings.workers) workers, \(settings.unsigned ? "unsigned /unsafe/ paths" : "\(keys.signing.count) signing key(s)"))"
+        if !settings.pathPrefix.isEmpty {
+            line += "; labels under \(settings.pathPrefix)/"
+            fields.append(("path_prefix", AccessLog.quoted(settings.pathPrefix)))
+        }
+        if let metrics = instance.metrics, let address = settings.metricsAddress {
+            let url = "http://" + HTTPServer.authority(address.host, metrics.port) + "/metrics"
+            line += "; metrics on \(url)"
+            fields.append(("metrics", AccessLog.quoted(url)))
+        }
+        say("blurlabel serve: \(line)\n", to: STDOUT_FILENO)
+        AccessLog.event(
+            "start",
+            line,
+            fields + [("workers", String(settings.workers)), ("version", AccessLog.quoted(CommandLineTool.version))]
         )
         var received: Int32 = 0
         while sigwait(&stopSignals, &received) != 0 {}
-        say("blurlabel serve: stopping (signal \(received)): finishing requests in flight\n", to: STDERR_FILENO)
-        let finished = started.shutdown(drainSeconds: Double(settings.drainSeconds))
-        workers.drain(seconds: 1)
-        say(
-            "blurlabel serve: stopped\(finished ? "" : " (some requests were cut off at --drain)")\n",
-            to: STDERR_FILENO
+        AccessLog.event(
+            "stopping",
+            "stopping (signal \(received)): finishing requests in flight",
+            [("signal", String(received))]
         )
+        // /readyz says 503 from here on; the listener stays open for --shutdown-delay so that a
+        // load balancer sees it and stops sending before connections are refused.
+        started.beginDrain()
+        if settings.shutdownDelaySeconds > 0 { usleep(UInt32(settings.shutdownDelaySeconds) * 1_000_000) }
+        let finished = started.shutdown(drainSeconds: Double(settings.drainSeconds))
+        // Every client is answered now; renders still running are abandoned (queued ones that
+        // nobody waits for are skipped at once).
+        let idle = workers.drain(seconds: 1)
+        _ = instance.metrics?.shutdown(drainSeconds: 0)
+        AccessLog.event(
+            "stopped",
+            "stopped\(finished ? "" : " (requests still running at --drain were answered 503)")",
+            [("complete", String(finished))]
+        )
+        // Leave without running exit handlers under a render that may still be running.
+        if !idle { _exit(0) }
         return 0
     }
 }

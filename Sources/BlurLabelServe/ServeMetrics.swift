@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 import HTTPServer
 
@@ -5,11 +6,53 @@ import HTTPServer
 final class ServeMetrics: Sendable {
     static let bounds = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    private struct State {
-        var byStatus: [Int: Int] = [:]
+    /// Observations in `bounds`' buckets: a Prometheus histogram.
+    struct Histogram {
         var buckets = [Int](repeating: 0, count: ServeMetrics.bounds.count)
         var count = 0
         var sum = 0.0
+
+        mutating func observe(_ seconds: Double) {
+            count += 1
+            sum += seconds
+            if let bucket = ServeMetrics.bounds.firstIndex(where: { seconds <= $0 }) { buckets[bucket] += 1 }
+        }
+
+        /// The exposition lines of histogram `name`.
+        func lines(_ name: String, _ help: String) -> [String] {
+            var lines = ["# HELP \(name) \(help)", "# TYPE \(name) histogram"]
+            var cumulative = 0
+            for (index, bound) in ServeMetrics.bounds.enumerated() {
+                cumulative += buckets[index]
+                lines.append("\(name)_bucket{le=\"\(bound)\"} \(cumulative)")
+            }
+            lines.append("\(name)_bucket{le=\"+Inf\"} \(count)")
+            lines.append("\(name)_sum \(sum)")
+            lines.append("\(name)_count \(count)")
+            return lines
+        }
+    }
+
+    /// The reason class of a 4xx status, for `blurlabel_client_errors_total`.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: return "bad_request"
+        case 403: return "signature"
+        case 404: return "not_found"
+        case 405: return "method"
+        case 408: return "timeout"
+        case 413, 414, 431: return "too_large"
+        case 421: return "host"
+        case 499: return "client_gone"
+        default: return "other"
+        }
+    }
+
+    private struct State {
+        var byStatus: [Int: Int] = [:]
+        var clientErrors: [String: Int] = [:]
+        var requests = Histogram()
+        var renderTimes = Histogram()
         var cacheHits = 0
         var cacheMisses = 0
         var renders = 0
@@ -21,10 +64,22 @@ final class ServeMetrics: Sendable {
     func record(_ record: HTTPExchangeRecord) {
         state.withLock { state in
             state.byStatus[record.status, default: 0] += 1
-            state.count += 1
-            state.sum += record.seconds
-            if let bucket = Self.bounds.firstIndex(where: { record.seconds <= $0 }) { state.buckets[bucket] += 1 }
+            if (400..<500).contains(record.status) { state.clientErrors[Self.reason(record.status), default: 0] += 1 }
+            state.requests.observe(record.seconds)
         }
+    }
+
+    /// Runs a render, counting it and its time (apart from the request's: the time in the queue
+    /// and on the connection is not in it).
+    func rendering<T>(_ render: () throws -> T) rethrows -> T {
+        let started = ProcessMetrics.monotonicSeconds()
+        defer {
+            let seconds = ProcessMetrics.monotonicSeconds() - started
+            state.withLock { $0.renderTimes.observe(seconds) }
+        }
+        let result = try render()
+        rendered()
+        return result
     }
 
     func cacheHit() { state.withLock { $0.cacheHits += 1 } }
@@ -32,7 +87,7 @@ final class ServeMetrics: Sendable {
     func rendered() { state.withLock { $0.renders += 1 } }
 
     /// The exposition text, with the gauges read now.
-    func text(cache: (bytes: Int, entries: Int), queue: (waiting: Int, running: Int), inFlight: Int) -> String {
+    func text(cache: PNGCache?, queue: (waiting: Int, running: Int), inFlight: Int) -> String {
         let s = state.withLock { $0 }
         var lines: [String] = []
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
@@ -41,31 +96,53 @@ final class ServeMetrics: Sendable {
             for (labels, value) in samples { lines.append("\(name)\(labels) \(value)") }
         }
         metric(
+            "blurlabel_build_info",
+            "gauge",
+            "The running version (always 1).",
+            [("{version=\(AccessLog.quoted(CommandLineTool.version))}", "1")]
+        )
+        metric(
             "blurlabel_requests_total",
             "counter",
             "Requests answered, by HTTP status.",
             s.byStatus.keys.sorted().map { ("{status=\"\($0)\"}", String(s.byStatus[$0]!)) }
         )
-        var cumulative = 0
-        var histogram: [(String, String)] = []
-        for (index, bound) in Self.bounds.enumerated() {
-            cumulative += s.buckets[index]
-            histogram.append(("_bucket{le=\"\(bound)\"}", String(cumulative)))
-        }
-        histogram.append(("_bucket{le=\"+Inf\"}", String(s.count)))
-        histogram.append(("_sum", String(s.sum)))
-        histogram.append(("_count", String(s.count)))
-        lines.append("# HELP blurlabel_request_duration_seconds From the request read to its response handed over.")
-        lines.append("# TYPE blurlabel_request_duration_seconds histogram")
-        for (suffix, value) in histogram { lines.append("blurlabel_request_duration_seconds\(suffix) \(value)") }
+        metric(
+            "blurlabel_client_errors_total",
+            "counter",
+            "4xx answers by reason: bad_request (option, text, cost), signature, not_found, method, timeout, too_large, host, client_gone, other.",
+            s.clientErrors.keys.sorted().map { ("{reason=\"\($0)\"}", String(s.clientErrors[$0]!)) }
+        )
+        lines += s.requests.lines(
+            "blurlabel_request_duration_seconds",
+            "From the request read to its response handed over."
+        )
+        lines += s.renderTimes.lines(
+            "blurlabel_render_duration_seconds",
+            "One label's render and PNG encoding, on a worker."
+        )
+        let size = cache?.size ?? (bytes: 0, entries: 0)
         metric("blurlabel_cache_hits_total", "counter", "Labels answered from the cache.", [("", String(s.cacheHits))])
         metric("blurlabel_cache_misses_total", "counter", "Labels not in the cache.", [("", String(s.cacheMisses))])
-        metric("blurlabel_cache_bytes", "gauge", "Bytes the cache holds.", [("", String(cache.bytes))])
-        metric("blurlabel_cache_entries", "gauge", "PNGs the cache holds.", [("", String(cache.entries))])
+        metric(
+            "blurlabel_cache_evictions_total",
+            "counter",
+            "PNGs removed from the cache to make room.",
+            [("", String(cache?.evictions ?? 0))]
+        )
+        metric("blurlabel_cache_bytes", "gauge", "Bytes the cache holds.", [("", String(size.bytes))])
+        metric(
+            "blurlabel_cache_capacity_bytes",
+            "gauge",
+            "The most bytes the cache holds (--cache-mb).",
+            [("", String(cache?.limitBytes ?? 0))]
+        )
+        metric("blurlabel_cache_entries", "gauge", "PNGs the cache holds.", [("", String(size.entries))])
         metric("blurlabel_renders_total", "counter", "Labels rendered.", [("", String(s.renders))])
         metric("blurlabel_queue_depth", "gauge", "Renders waiting for a worker.", [("", String(queue.waiting))])
         metric("blurlabel_renders_in_progress", "gauge", "Renders running.", [("", String(queue.running))])
         metric("blurlabel_requests_in_flight", "gauge", "Requests read and not yet finished.", [("", String(inFlight))])
+        for (name, type, help, value) in ProcessMetrics.samples() { metric(name, type, help, [("", value)]) }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "http_shim.h"
 
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -39,3 +41,5 @@ int bl_http_connection_socket(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
 }
+
+const short bl_http_poll_peer_closed = POLLRDHUP;

@@ -45,18 +45,25 @@ final class Exchange: Sendable {
 
     var connectionPointer: OpaquePointer { OpaquePointer(bitPattern: connection)! }
 
-    /// Called by `HTTPResponder` from any thread.
-    func respondLater(_ response: HTTPResponse) {
-        let resume = state.withLock { state -> Bool in
-            guard !state.answered else { return false }
+    /// Called by `HTTPResponder` from any thread, by the server when it stops, and when the
+    /// client is found gone: the first answer wins. Returns whether this one was taken.
+    @discardableResult
+    func respondLater(_ response: HTTPResponse) -> Bool {
+        let (taken, resume) = state.withLock { state -> (Bool, Bool) in
+            guard !state.answered else { return (false, false) }
             state.answered = true
             state.response = response
             let wasSuspended = state.suspended
             state.suspended = false
-            return wasSuspended
+            return (true, wasSuspended)
         }
         if resume { MHD_resume_connection(connectionPointer) }
+        return taken
     }
+
+    /// Whether the request has its answer already (given, or given up on: the client went away or
+    /// the server is stopping).
+    var isAnswered: Bool { state.withLock { $0.answered } }
 }
 
 /// Seconds from an arbitrary start, never going back.

@@ -39,13 +39,21 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    /// The body, sent without a copy (a cache shares one `ResponseBytes` among its hits).
+    public var content: ResponseBytes
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.init(status: status, headers: headers, content: ResponseBytes(body))
+    }
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], content: ResponseBytes) {
         self.status = status
         self.headers = headers
-        self.body = body
+        self.content = content
     }
+
+    /// The body's bytes (a copy).
+    public var body: [UInt8] { content.array }
 
     /// A short plain-text response: one line, for errors and health checks.
     public static func text(_ status: Int, _ line: String, headers: [(name: String, value: String)] = []) -> Self {

@@ -7,4 +7,9 @@ public final class HTTPResponder: Sendable {
     init(exchange: Exchange) { self.exchange = exchange }
 
     public func respond(_ response: HTTPResponse) { exchange.respondLater(response) }
+
+    /// Whether nobody waits for this answer any more: the client closed its connection (a 499 was
+    /// recorded for it) or the server stopped (it was answered 503). Work done only for this
+    /// request can be skipped.
+    public var isAbandoned: Bool { exchange.isAnswered }
 }

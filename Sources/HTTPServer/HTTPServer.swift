@@ -126,20 +126,36 @@ public final class HTTPServer: Sendable {
     /// Requests read and not yet finished.
     public var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
+    /// Whether the drain has begun (`beginDrain` or `shutdown`): a readiness probe says no from then
+    /// on, and every response says `Connection: close`.
+    public var isDraining: Bool { core.draining.load(ordering: .relaxed) }
+
+    /// Starts the drain without closing the listener yet: responses from now on say `Connection:
+    /// close`, and `isDraining` is true (so a load balancer's readiness probe stops sending).
+    public func beginDrain() { core.draining.store(true, ordering: .relaxed) }
+
     /// Stops accepting connections, lets the requests in flight finish (at most `drainSeconds`;
-    /// their responses say `Connection: close`), then closes every connection and stops. Returns
-    /// whether every request in flight finished. Call once.
+    /// their responses say `Connection: close`), answers those still waiting for their handler 503
+    /// (with `Connection: close`: the handler's late answer is dropped), then closes every
+    /// connection and stops. Never aborts, whatever is still running. Returns whether every request
+    /// in flight finished within the drain. Call once.
     @discardableResult
     public func shutdown(drainSeconds: Double) -> Bool {
         let daemon = OpaquePointer(bitPattern: daemon)!
-        core.draining.store(true, ordering: .relaxed)
+        beginDrain()
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 { close(listening) }
         let deadline = monotonicSeconds() + drainSeconds
         while core.inFlight.load(ordering: .relaxed) > 0 && monotonicSeconds() < deadline { usleep(5_000) }
         let finished = core.inFlight.load(ordering: .relaxed) == 0
-        MHD_stop_daemon(daemon)
+        // libmicrohttpd stops with a fatal error while a connection is suspended: answer each one
+        // (which resumes it), and give the polling threads a moment to send those answers.
+        if core.answerWaiting() > 0 {
+            let sent = monotonicSeconds() + 1
+            while core.inFlight.load(ordering: .relaxed) > 0 && monotonicSeconds() < sent { usleep(5_000) }
+        }
         core.deadlines.stop()
+        MHD_stop_daemon(daemon)
         Unmanaged.passUnretained(core).release()
         return finished
     }
@@ -153,6 +169,9 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let deadlines: RequestDeadlines
+    /// The requests whose connections are suspended, waiting for their handler's answer; once
+    /// `closing`, no connection is suspended any more.
+    let waiting = LockedValue<(closing: Bool, exchanges: [ObjectIdentifier: Exchange])>((false, [:]))
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler, observer: HTTPServer.Observer?)
     {
@@ -162,27 +181,46 @@ final class ServerCore: Sendable {
         self.observer = observer
     }
 
-    /// Hands `response` to the connection (copied; libmicrohttpd sends it when it can).
+    /// Hands `response` to the connection. Its bytes are not copied: libmicrohttpd holds a
+    /// reference to them until the connection is done with them. The client has the server's
+    /// timeout to take the whole response.
     func queue(_ response: HTTPResponse, on exchange: Exchange) -> MHD_Result {
         let connection = exchange.connectionPointer
-        let made = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count,
-                UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                .RESPMEM_MUST_COPY
-            )
+        let content = response.content
+        let retained = Unmanaged.passRetained(content).toOpaque()
+        let made = MHD_create_response_from_buffer_with_free_callback_cls(
+            content.count,
+            UnsafeMutableRawPointer(mutating: content.pointer),
+            { retained in if let retained { Unmanaged<ResponseBytes>.fromOpaque(retained).release() } },
+            retained
+        )
+        guard let made else {
+            Unmanaged<ResponseBytes>.fromOpaque(retained).release()
+            return .NO
         }
-        guard let made else { return .NO }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
         if draining.load(ordering: .relaxed) { MHD_add_response_header(made, "Connection", "close") }
         let sendsBody = exchange.method != "HEAD" && response.status != 304
         exchange.state.withLock {
             $0.status = response.status
-            $0.bytes = sendsBody ? response.body.count : 0
+            $0.bytes = sendsBody ? content.count : 0
         }
+        deadlines.sending(exchange.connection)
         let result = MHD_queue_response(connection, UInt32(response.status), made)
         MHD_destroy_response(made)
         return result
+    }
+
+    /// Answers 503 (`Connection: close`) every request still waiting for its handler, and
+    /// suspends no connection from now on. Returns how many were answered.
+    func answerWaiting() -> Int {
+        let exchanges = waiting.withLock { waiting in
+            waiting.closing = true
+            defer { waiting.exchanges = [:] }
+            return Array(waiting.exchanges.values)
+        }
+        let stopping = HTTPResponse.text(503, "the server is stopping: try again", headers: [("Retry-After", "1")])
+        return exchanges.reduce(0) { $0 + ($1.respondLater(stopping) ? 1 : 0) }
     }
 
     /// The access handler's work for one call.
@@ -206,7 +244,6 @@ final class ServerCore: Sendable {
             )
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
             inFlight.add(1, ordering: .relaxed)
-            deadlines.requestRead(UInt(bitPattern: connection))
             return .YES
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
@@ -253,6 +290,8 @@ final class ServerCore: Sendable {
         case let .queue(response): return queue(response, on: exchange)
         case .wait: return .YES
         case let .call(body):
+            // The request is whole: its deadline stops while the handler works.
+            deadlines.handling(exchange)
             let request = HTTPRequest(
                 method: exchange.method,
                 path: exchange.path,
@@ -264,12 +303,21 @@ final class ServerCore: Sendable {
                 exchange.state.withLock { $0.answered = true }
                 return queue(response, on: exchange)
             }
-            // Answered later: suspend unless the answer came already. Suspending under the lock
-            // orders it before the responder's resumption.
+            // Answered later: suspend unless the answer came already (or the server is stopping).
+            // Suspending under the lock orders it before the responder's resumption.
             let ready = exchange.state.withLock { state -> HTTPResponse? in
                 if let response = state.response {
                     state.response = nil
                     return response
+                }
+                let registered = waiting.withLock { waiting in
+                    guard !waiting.closing else { return false }
+                    waiting.exchanges[ObjectIdentifier(exchange)] = exchange
+                    return true
+                }
+                guard registered else {
+                    state.answered = true
+                    return .text(503, "the server is stopping: try again", headers: [("Retry-After", "1")])
                 }
                 state.suspended = true
                 MHD_suspend_connection(connection)
@@ -286,6 +334,7 @@ final class ServerCore: Sendable {
         context.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
         deadlines.requestDone(exchange.connection)
+        waiting.withLock { _ = $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) }
         let (status, bytes) = exchange.state.withLock { ($0.status, $0.bytes) }
         inFlight.subtract(1, ordering: .relaxed)
         observer?(

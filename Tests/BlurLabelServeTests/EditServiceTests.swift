@@ -89,7 +89,7 @@ struct EditServiceTests {
             "--mode", "blur", "--block", "5", "--color", "#ff0000",
             "--rect", "10,20,40,30:secure", "--rect", "30,30,60,50:pixelate", "--rect", "250,150,80,80:fill",
         ]
-        let response = EditService.render(image, arguments: arguments, saveTo: nil)
+        let response = EditService.render(image, arguments: arguments, saving: nil)
         #expect(response.status == 200)
         let header = response.headers.first { $0.name == "X-Regions" }?.value
         // The secure rectangle with its margin (2 px a side); the third is clipped to the picture.

@@ -1,3 +1,4 @@
+import HTTPServer
 import Testing
 
 @testable import BlurLabelServe
@@ -6,7 +7,7 @@ import Testing
 @Suite("PNG cache")
 struct PNGCacheTests {
     static func entry(_ byte: UInt8, bytes: Int = 1000) -> PNGCache.Entry {
-        PNGCache.Entry(png: [UInt8](repeating: byte, count: bytes), etag: "\"e\(byte)\"")
+        PNGCache.Entry(png: ResponseBytes([UInt8](repeating: byte, count: bytes)), etag: "\"e\(byte)\"")
     }
 
     /// Room for exactly three entries of the same cost.
@@ -21,7 +22,7 @@ struct PNGCacheTests {
         cache.insert("/b", Self.entry(2))
         cache.insert("/c", Self.entry(3))
         // /a is the oldest inserted; using it makes /b the least recently used.
-        #expect(cache.entry("/a")?.png.first == 1)
+        #expect(cache.entry("/a")?.png.array.first == 1)
         cache.insert("/d", Self.entry(4))
         #expect(cache.contains("/a"), "oldest-first would have evicted the entry just used")
         #expect(!cache.contains("/b"))
@@ -32,7 +33,7 @@ struct PNGCacheTests {
         #expect(!cache.contains("/c"))
         cache.insert("/f", Self.entry(6))
         #expect(!cache.contains("/a"))
-        #expect(cache.entry("/d")?.etag == "\"e4\"" && cache.entry("/f")?.png.first == 6)
+        #expect(cache.entry("/d")?.etag == "\"e4\"" && cache.entry("/f")?.png.array.first == 6)
     }
 
     @Test func staysWithinItsLimitWhateverComes() {
@@ -65,7 +66,7 @@ struct PNGCacheTests {
         #expect(cache.contains("/small"))
         // The same key twice is stored once.
         cache.insert("/small", Self.entry(3))
-        #expect(cache.entry("/small")?.png.first == 1)
+        #expect(cache.entry("/small")?.png.array.first == 1)
         #expect(cache.size.entries == 1)
     }
 }

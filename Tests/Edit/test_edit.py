@@ -257,17 +257,22 @@ def idle_run():
 
 
 def open_run():
-    """--open hands the page's URL, and only it, to the xdg-open first on PATH."""
+    """--open hands the xdg-open first on PATH a private file that redirects to the page's URL:
+    the token is in no process's arguments, and the file goes once the page has loaded."""
     folder = os.path.join(work, "fake-bin")
     os.makedirs(folder, exist_ok=True)
     record = os.path.join(work, "xdg-open-arguments")
     with open(os.path.join(folder, "xdg-open"), "w") as f:
-        # awk, not sh (dash clears the signal mask it starts with), records its arguments and the
-        # signal mask and ignored signals it was started with; the arguments last, when all is written.
+        # awk, not sh (dash clears the signal mask it starts with), records its arguments, the
+        # signal mask and ignored signals it was started with, and the file it is given (its mode
+        # and its text); the arguments last, when all is written.
         f.write("#!/usr/bin/awk -f\n"
                 "BEGIN {\n"
                 "  while ((getline line < \"/proc/self/status\") > 0) if (line ~ /^Sig(Blk|Ign):/) print line > \"" + record + ".signals\"\n"
                 "  close(\"" + record + ".signals\")\n"
+                "  while ((getline line < ARGV[1]) > 0) print line > \"" + record + ".html\"\n"
+                "  close(\"" + record + ".html\")\n"
+                "  system(\"stat -c %a '\" ARGV[1] \"' > '" + record + ".mode'\")\n"
                 "  for (i = 1; i < ARGC; i++) print ARGV[i] > \"" + record + ".part\"\n"
                 "  close(\"" + record + ".part\")\n"
                 "  system(\"mv '" + record + ".part' '" + record + "'\")\n"
@@ -283,18 +288,30 @@ def open_run():
         time.sleep(0.05)
     arguments = open(record).read().splitlines()
     lines = open(record + ".signals").read().splitlines()
-    if arguments != [url]:
-        fail(f"--open gave xdg-open {arguments}, not [{url!r}]")
+    token = url.split("/")[3]
+    if len(arguments) != 1 or token in arguments[0] or not arguments[0].endswith(".html"):
+        fail(f"--open gave xdg-open {arguments}, not one file without the token")
+    if open(record + ".mode").read().strip() != "600":
+        fail(f"the page handed to xdg-open has mode {open(record + '.mode').read().strip()}, not 600")
+    if f'content="0;url={url}"' not in open(record + ".html").read():
+        fail(f"the page handed to xdg-open does not redirect to {url}")
     # The browser it starts gets Ctrl-C, SIGTERM and SIGPIPE as usual: none blocked or ignored by the server's own settings.
     masks = {line.split(":")[0]: int(line.split(":")[1], 16) for line in lines if line.startswith("Sig")}
     stop_bits = sum(1 << (int(n) - 1) for n in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE))
     if len(masks) != 2 or masks["SigBlk"] & stop_bits or masks["SigIgn"] & stop_bits:
         fail(f"xdg-open started with signals blocked or ignored: {masks}")
-    if request(url, "/" + url.split("/")[3] + "/")[0] != 200:
-        fail("the URL handed to xdg-open does not answer")
+    if not os.path.exists(arguments[0]):
+        fail("the page handed to xdg-open was removed before the browser loaded the URL")
+    if request(url, "/" + token + "/")[0] != 200:
+        fail("the URL the page redirects to does not answer")
+    deadline = time.monotonic() + 5
+    while os.path.exists(arguments[0]):
+        if time.monotonic() > deadline:
+            fail("the page handed to xdg-open was not removed once the URL was loaded")
+        time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     expect_exit(process, url, "SIGTERM", f"stopped (signal {int(signal.SIGTERM)})")
-    print("test-edit: --open handed " + url.split("/")[2] + "/… to xdg-open")
+    print("test-edit: --open handed xdg-open a 0600 page that redirects to " + url.split("/")[2] + "/…, removed once loaded")
 
 
 def main_run(browser):

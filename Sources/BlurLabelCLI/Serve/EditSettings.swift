@@ -1,4 +1,5 @@
 import BlurredLabelCore
+import Glibc
 
 /// `blurlabel edit IN.png -o OUT.png …`'s settings, parsed by the command line's parser; the page
 /// server itself runs in the separate `blurlabel-serve` executable (Package.swift says why).
@@ -11,6 +12,9 @@ package struct EditSettings: Sendable {
     package var radius = RedactCommand.radius.defaultValue
     package var rects: String? = nil
     package var open = false
+    /// The input's device and inode when the settings were read: Save refuses a file that is
+    /// still (or has become, through a link) this one.
+    package var inputIdentity: FileIdentity? = nil
     /// Seconds without a request after which the server exits: an hour, or for tests
     /// `BLURLABEL_EDIT_IDLE_SECONDS` (see `idleSeconds(environment:)`).
     package var idleSeconds = 3600.0
@@ -51,7 +55,10 @@ package struct EditSettings: Sendable {
         .text("FILE.json"),
         help: "load the rectangles from FILE.json when it exists; Save writes them there too"
     )
-    static let open = Option(flag: "open", help: "also open the page with xdg-open")
+    static let open = Option(
+        flag: "open",
+        help: "also open the page with xdg-open, through a private file (no token in any argv)"
+    )
 
     static let spec = CommandSpec(
         name: "edit",
@@ -89,6 +96,7 @@ package struct EditSettings: Sendable {
                 throw UsageError(message: "-o \(output) is the input file; edit never writes its input")
             }
             settings.output = output
+            settings.inputIdentity = FileIdentity(of: settings.input)
             if let listen = try Self.listen.value(in: options) {
                 guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...])
                 else { throw UsageError(message: "--listen needs 127.0.0.1:PORT, got '\(listen)'") }
@@ -147,9 +155,49 @@ package struct EditSettings: Sendable {
         return (result, regions)
     }
 
-    /// Writes `image` to `path` as every command writes an output: a temporary file renamed over
-    /// it, the existing file's mode kept, never half-written.
-    package static func save(_ image: Image, to path: String) throws {
-        try writePNG(image, to: path)
+    /// Writes `image` to the output as every command writes one (`FileIO`: a temporary file
+    /// renamed over it, its mode kept, a device or FIFO written into, never half-written), after
+    /// checking, now and again once the PNG is made, that the output is not the input (a link
+    /// or another name made since the start counts).
+    package func save(_ image: Image) throws {
+        try refuseInput(output, role: "-o")
+        let png = try PNGEncoder().encode(image)
+        try refuseInput(output, role: "-o")
+        try FileIO.write(png, to: output)
+    }
+
+    /// Writes the rectangle file (`--rects`), neither the input nor the output picture.
+    package func saveRects(_ bytes: [UInt8]) throws {
+        guard let rects else { return }
+        try refuseInput(rects, role: "--rects")
+        if SameFile.check(rects, output) {
+            throw URLLabelOptions.Failure("--rects \(rects) is now the output picture; not written")
+        }
+        try FileIO.write(bytes, to: rects)
+    }
+
+    /// Throws when `path` names the input: the file it was at the start (device and inode), or
+    /// what the input's name leads to now, through links and `..`.
+    func refuseInput(_ path: String, role: String) throws {
+        let now = FileIdentity(of: path)
+        if SameFile.check(input, path) || (now != nil && now == inputIdentity) {
+            throw URLLabelOptions.Failure(
+                "\(role) \(path) is now the input file (a link to it?); edit never writes its input"
+            )
+        }
+    }
+}
+
+/// A file's device and inode (links followed), which name it whatever path leads to it.
+package struct FileIdentity: Sendable, Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of what `path` names now; nil when it names nothing.
+    package init?(of path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }

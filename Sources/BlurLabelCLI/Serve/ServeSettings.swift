@@ -15,8 +15,13 @@ package struct ServeSettings: Sendable {
     package var timeoutSeconds = 10
     package var connections = 1024
     package var drainSeconds = 10
+    package var shutdownDelaySeconds = 0
     package var unsigned = false
     package var accessLog = true
+    /// Where `/metrics` is served instead of the label port (`--metrics-listen`); nil: the label port.
+    package var metricsAddress: (host: String, port: UInt16)? = nil
+    /// Labels are served under this path (`/labels`), which the signature does not cover; "" for none.
+    package var pathPrefix = ""
 
     /// What `blurlabel serve ARGUMENTS` asks for.
     package enum Parsed {
@@ -119,6 +124,33 @@ package struct ServeSettings: Sendable {
         ),
         variable: "BLURLABEL_DRAIN"
     )
+    static let shutdownDelay = Setting(
+        option: Option(
+            "shutdown-delay",
+            .integer("S", 0...600),
+            default: defaults.shutdownDelaySeconds,
+            help: "on SIGTERM, seconds to keep accepting with /readyz at 503 before the drain"
+        ),
+        variable: "BLURLABEL_SHUTDOWN_DELAY"
+    )
+    static let metricsListen = Setting(
+        option: Option<String?>(
+            "metrics-listen",
+            .text("ADDR:PORT"),
+            shown: "the label port",
+            help: "serve /metrics on this address only (as --listen), not on the label port"
+        ),
+        variable: "BLURLABEL_METRICS_LISTEN"
+    )
+    static let pathPrefix = Setting(
+        option: Option<String?>(
+            "path-prefix",
+            .text("/PREFIX"),
+            shown: "none",
+            help: "serve labels at /PREFIX/SIGNATURE/...; the signature covers the path after /PREFIX"
+        ),
+        variable: "BLURLABEL_PATH_PREFIX"
+    )
     static let unsigned = Option(
         flag: "unsigned",
         help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"
@@ -134,7 +166,8 @@ package struct ServeSettings: Sendable {
         positionals: [],
         options: [
             listen.spec, workers.spec, queue.spec, ioThreads.spec, cacheMegabytes.spec, timeout.spec,
-            connections.spec, drain.spec, unsigned.spec, noAccessLog.spec,
+            connections.spec, drain.spec, shutdownDelay.spec, metricsListen.spec, pathPrefix.spec, unsigned.spec,
+            noAccessLog.spec,
         ],
         details: """
             Keys come from the environment only: BLURLABEL_KEY and BLURLABEL_SALT (hex; several
@@ -154,16 +187,23 @@ package struct ServeSettings: Sendable {
         let options = GivenOptions(parsed)
         var settings = ServeSettings()
         do {
-            if let text = try listen.value(options, environment) {
-                let name = listen.option.isGiven(in: options) ? listen.option.name : listen.variable
-                guard let (host, port) = Self.address(text) else {
-                    throw UsageError(
-                        message:
-                            "\(name) needs ADDR:PORT (an IPv4 address, or an IPv6 address in brackets, and a port from 0 to 65535), got '\(text)'"
-                    )
-                }
+            if let (host, port) = try address(listen, options, environment) {
                 settings.host = host
                 settings.port = port
+            }
+            settings.metricsAddress = try address(metricsListen, options, environment)
+            if let metrics = settings.metricsAddress, metrics.port != 0, metrics == (settings.host, settings.port) {
+                throw UsageError(message: "--metrics-listen must differ from --listen")
+            }
+            if let prefix = try pathPrefix.value(options, environment) {
+                guard Self.isPathPrefix(prefix) else {
+                    let name = pathPrefix.option.isGiven(in: options) ? pathPrefix.option.name : pathPrefix.variable
+                    throw UsageError(
+                        message:
+                            "\(name) needs /NAME or /NAME/NAME... (letters, digits, '-', '_', '~'; no '/' at the end), got '\(prefix)'"
+                    )
+                }
+                settings.pathPrefix = prefix
             }
             settings.workers = try workers.value(options, environment)
             settings.queue = try queue.value(options, environment)
@@ -172,6 +212,7 @@ package struct ServeSettings: Sendable {
             settings.timeoutSeconds = try timeout.value(options, environment)
             settings.connections = try connections.value(options, environment)
             settings.drainSeconds = try drain.value(options, environment)
+            settings.shutdownDelaySeconds = try shutdownDelay.value(options, environment)
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
         }
@@ -183,6 +224,37 @@ package struct ServeSettings: Sendable {
             )
         }
         return .run(settings)
+    }
+
+    /// The address a listen setting gives (its option, else its variable), checked; nil when neither is given.
+    static func address(
+        _ setting: Setting<String?>,
+        _ options: GivenOptions,
+        _ environment: (String) -> String?
+    ) throws -> (host: String, port: UInt16)? {
+        guard let text = try setting.value(options, environment) else { return nil }
+        let name = setting.option.isGiven(in: options) ? setting.option.name : setting.variable
+        guard let address = Self.address(text) else {
+            throw UsageError(
+                message:
+                    "\(name) needs ADDR:PORT (an IPv4 address, or an IPv6 address in brackets, and a port from 0 to 65535), got '\(text)'"
+            )
+        }
+        return address
+    }
+
+    /// Whether `text` is a path prefix: `/` and one or more segments of RFC 3986's unreserved
+    /// characters (no `.` or `..` segment, no `/` at the end), so nothing in it needs encoding.
+    package static func isPathPrefix(_ text: String) -> Bool {
+        guard text.hasPrefix("/"), !text.hasSuffix("/") else { return false }
+        return text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
+            !segment.isEmpty && segment != "." && segment != ".."
+                && segment.unicodeScalars.allSatisfy { scalar in
+                    scalar.isASCII
+                        && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                            || "-._~".unicodeScalars.contains(scalar))
+                }
+        }
     }
 
     /// `ADDR:PORT` with an IPv4 address, or `[ADDR]:PORT` with an IPv6 one: the address (without

@@ -28,11 +28,18 @@ package struct SignRequest: Sendable {
         options: LabelOptions.specs + [CommonOptions.compression.spec, encrypt.spec, unsigned.spec],
         details: """
             Prints /SIGNATURE/name:value/.../TEXT.png, signed with the first pair of BLURLABEL_KEY and
-            BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)).
+            BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)). TEXT '-'
+            reads the text from standard input (one final line break dropped), so a secret is never
+            in argv or the shell's history: printf %s "$PRICE" | blurlabel sign --encrypt -
             """
     )
 
-    package static func parse(_ arguments: [String]) throws -> Parsed {
+    /// Reads the arguments; TEXT `-` is read from `standardInput` (by default this process's
+    /// standard input), so a secret need not sit in argv or a shell's history.
+    package static func parse(
+        _ arguments: [String],
+        standardInput: () throws -> [UInt8] = { try FileIO.read("-", limit: standardInputLimit) }
+    ) throws -> Parsed {
         let parsed: ParsedArguments
         do { parsed = try spec.parse(arguments) } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
@@ -40,6 +47,7 @@ package struct SignRequest: Sendable {
         if parsed.wantsHelp { return .help(spec.help) }
         var request = SignRequest()
         request.text = parsed.positionals[0]
+        if request.text == "-" { request.text = try text(fromStandardInput: try standardInput()) }
         request.encrypt = parsed.has(encrypt.name)
         request.unsigned = parsed.has(unsigned.name)
         for given in parsed.given where given.name != encrypt.name && given.name != unsigned.name {
@@ -49,5 +57,20 @@ package struct SignRequest: Sendable {
         }
         try URLLabelOptions.check(URLLabelOptions.options(request.pairs), text: request.text)
         return .sign(request)
+    }
+
+    /// The most TEXT `-` reads: 4 bytes for each of the scalars a label may have.
+    static let standardInputLimit = 4 * Limits.maximumTextScalars
+
+    /// The text of standard input's `bytes`: UTF-8, one final line break (`echo`'s) dropped.
+    static func text(fromStandardInput bytes: [UInt8]) throws -> String {
+        var bytes = bytes
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard let text = try? decodeUTF8(bytes) else {
+            throw URLLabelOptions.Failure("TEXT from standard input is not valid UTF-8")
+        }
+        guard !text.isEmpty else { throw URLLabelOptions.Failure("TEXT from standard input is empty") }
+        return text
     }
 }

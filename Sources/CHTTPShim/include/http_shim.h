@@ -34,6 +34,10 @@ struct MHD_Daemon *bl_http_start(const struct bl_http_settings *settings, MHD_Ac
 /// The connection's socket (MHD_get_connection_info is variadic too), or -1.
 int bl_http_connection_socket(struct MHD_Connection *connection);
 
+/// poll(2)'s event for "the peer closed its side" (POLLRDHUP, a GNU extension Swift's Glibc does
+/// not declare): a suspended connection whose client went away is noticed by it.
+extern const short bl_http_poll_peer_closed;
+
 /// The port the daemon listens on (for port 0: the one the kernel chose), or 0.
 uint16_t bl_http_port(struct MHD_Daemon *daemon);
 
