@@ -13,6 +13,8 @@ final class LabelService: Sendable {
     let keys: Keys
     let unsigned: Bool
     let cache: PNGCache?
+    /// One render's working memory at most (`--max-render-mb`).
+    let budget: RenderBudget
     let workers: BoundedWorkers
     let metrics = ServeMetrics()
     /// Set once the server is up: read for `/metrics`' in-flight gauge.
@@ -27,11 +29,13 @@ final class LabelService: Sendable {
         keys: Keys,
         unsigned: Bool,
         cacheBytes: Int,
+        budget: RenderBudget = .standard,
         workers: BoundedWorkers,
         inFlight: @escaping @Sendable () -> Int,
         draining: @escaping @Sendable () -> Bool = { false }
     ) {
         self.keys = keys
+        self.budget = budget
         self.unsigned = unsigned
         self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
         self.workers = workers
@@ -110,7 +114,7 @@ final class LabelService: Sendable {
             let response: HTTPResponse
             do {
                 let png = ResponseBytes(
-                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text) }
+                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text, budget: budget) }
                 )
                 cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
                 response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, content: png)

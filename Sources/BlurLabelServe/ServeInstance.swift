@@ -17,6 +17,7 @@ final class ServeInstance: Sendable {
             keys: keys,
             unsigned: settings.unsigned,
             cacheBytes: settings.cacheMegabytes << 20,
+            budget: settings.renderBudget,
             workers: workers,
             inFlight: { server.withLock { $0?.inFlight ?? 0 } },
             draining: { server.withLock { $0?.isDraining ?? false } }

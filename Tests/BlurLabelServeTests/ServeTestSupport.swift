@@ -31,6 +31,7 @@ final class TestServer: Sendable {
         environment: [String: String] = TestKeys.environment,
         unsigned: Bool = false,
         cacheBytes: Int = 1 << 20,
+        budget: RenderBudget = .standard,
         workers workerCount: Int = 2,
         queue: Int = 32,
         idleTimeout: Int = 10,
@@ -44,6 +45,7 @@ final class TestServer: Sendable {
             keys: keys,
             unsigned: unsigned,
             cacheBytes: cacheBytes,
+            budget: budget,
             workers: workers,
             inFlight: { holder.withLock { $0?.inFlight ?? 0 } }
         )
