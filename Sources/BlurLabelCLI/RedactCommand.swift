@@ -25,14 +25,14 @@ enum RedactCommand {
     static let radius = Option("radius", short: "-r", .sigma, default: 8, help: "blur and secure sigma in pixels")
     static let block = Option(
         "block",
-        .integer("N", 2...Limits.maximumPixelateBlock),
+        .integer("N", Limits.minimumPixelateBlock...Limits.maximumPixelateBlock),
         default: 12,
         help: "pixelate block size in pixels"
     )
     static let color = Option("color", .color(), default: Color.black, help: "fill colour, opaque")
     static let margin = Option(
         "margin",
-        .integer("PX", 0...Redaction.maximumMargin),
+        .integer("PX", 0...Limits.maximumRedactionMargin),
         default: Redaction.defaultMargin,
         help: "pixels secure and blur regions grow by on every side, to cover the text's antialiased edge"
     )

@@ -171,7 +171,7 @@ public struct Redaction: Sendable {
     private static func validate(_ mode: Mode, index: Int) throws {
         switch mode {
         case let .pixelate(block):
-            guard block >= 2, block <= Limits.maximumPixelateBlock else {
+            guard block >= Limits.minimumPixelateBlock, block <= Limits.maximumPixelateBlock else {
                 throw RedactionError.badBlock(index: index, block: block)
             }
         case let .blur(radius):
@@ -201,8 +201,8 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
         case let .outsideImage(index, rect, w, h):
             return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
         case let .badBlock(index, block):
-            return "region \(index + 1): block size must be from 2 to \(Limits.maximumPixelateBlock) "
-                + "(a block of 1 changes nothing), got \(block)"
+            let range = "\(Limits.minimumPixelateBlock) to \(Limits.maximumPixelateBlock)"
+            return "region \(index + 1): block size must be from \(range) (a block of 1 changes nothing), got \(block)"
         case let .blurOfZero(index):
             return "region \(index + 1): a blur of sigma 0 changes nothing; give a radius above 0, or use secure"
         case let .fillNotOpaque(index):
