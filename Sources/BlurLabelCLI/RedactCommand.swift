@@ -93,7 +93,7 @@ enum RedactCommand {
         let level = try CommonOptions.compression.value(in: options)
         let image = try decodeStill(input, maxPixels: maxPixels)
         var redaction = Redaction(image: image)
-        redaction.margin = try margin.value(in: options)
+        redaction.regionMargin = try margin.value(in: options)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         let result = try redaction.render()
         if regions.contains(where: { $0.1.isCosmetic }) {
@@ -150,7 +150,7 @@ enum RedactCommand {
         let options = GivenOptions(try spec.parse(["IN.png"] + redactArguments))
         let (regions, tint) = try regions(options)
         var redaction = Redaction(image: image)
-        redaction.margin = try margin.value(in: options)
+        redaction.regionMargin = try margin.value(in: options)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         return redaction
     }
