@@ -265,17 +265,19 @@ def main():
         k, c, margin = fit(points)
         print(f"least squares: sigma = {k:.4f} * size + {c:.3f}; every floor under it with c + {margin:.3f}")
         if args.points:
+            # This project's labels under "points", Chromium's under "chromium"; the other kept.
+            data = {}
+            if os.path.exists(args.points):
+                with open(args.points, encoding="utf-8") as f:
+                    data = json.load(f)
+            measured = [{"size": s, "sigma": f} for s, f in points]
+            data.update({"reader": version, "texts": args.texts, "limit": LIMIT})
+            if CHROMIUM:
+                data["chromium"] = {"source": source, "points": measured}
+            else:
+                data["points"] = measured
             with open(args.points, "w", encoding="utf-8") as f:
-                json.dump(
-                    {
-                        "reader": version,
-                        "texts": args.texts,
-                        "limit": LIMIT,
-                        "points": [{"size": s, "sigma": f} for s, f in points],
-                    },
-                    f,
-                    indent=1,
-                )
+                json.dump(data, f, indent=1)
                 f.write("\n")
 
 

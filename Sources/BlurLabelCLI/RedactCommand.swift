@@ -25,14 +25,14 @@ enum RedactCommand {
     static let radius = Option("radius", short: "-r", .sigma, default: 8, help: "blur and secure sigma in pixels")
     static let block = Option(
         "block",
-        .integer("N", 2...Limits.maximumPixelateBlock),
+        .integer("N", Limits.minimumPixelateBlock...Limits.maximumPixelateBlock),
         default: 12,
         help: "pixelate block size in pixels"
     )
     static let color = Option("color", .color(), default: Color.black, help: "fill colour, opaque")
     static let margin = Option(
         "margin",
-        .integer("PX", 0...Redaction.maximumMargin),
+        .integer("PX", 0...Limits.maximumRedactionMargin),
         default: Redaction.defaultMargin,
         help: "pixels secure and blur regions grow by on every side, to cover the text's antialiased edge"
     )
@@ -93,7 +93,7 @@ enum RedactCommand {
         let level = try CommonOptions.compression.value(in: options)
         let image = try decodeStill(input, maxPixels: maxPixels)
         var redaction = Redaction(image: image)
-        redaction.margin = try margin.value(in: options)
+        redaction.regionMargin = try margin.value(in: options)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         let result = try redaction.render()
         if regions.contains(where: { $0.1.isCosmetic }) {
@@ -150,7 +150,7 @@ enum RedactCommand {
         let options = GivenOptions(try spec.parse(["IN.png"] + redactArguments))
         let (regions, tint) = try regions(options)
         var redaction = Redaction(image: image)
-        redaction.margin = try margin.value(in: options)
+        redaction.regionMargin = try margin.value(in: options)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         return redaction
     }

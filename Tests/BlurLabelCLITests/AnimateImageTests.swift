@@ -126,7 +126,7 @@ struct AnimateImageTests {
         let expected = veil.applied(to: plain)
         for y in 0..<30 {
             for x in 0..<40 {
-                let inside = x >= 5 && x < 25 && y >= 5 && y < 15
+                let inside = x >= 3 && x < 27 && y >= 3 && y < 17  // the rectangle and its 2 px margin
                 #expect(tinted[x, y] == (inside ? expected[x, y] : picture[x, y]))
             }
         }

@@ -88,7 +88,7 @@ struct LabelPipelineTests {
         }
         #expect(try BlurRadius(sigma: Limits.maximumRadius).sigma == Limits.maximumRadius)
         #expect(try BlurRadius(sigma: 0) == .zero)
-        #expect(RedactionError.badBlock(index: 0, block: 0).description.contains("1 to \(Limits.maximumPixelateBlock)"))
+        #expect(RedactionError.badBlock(index: 0, block: 0).description.contains("2 to \(Limits.maximumPixelateBlock)"))
         var text = TextStyle()
         text.letterSpacing = Limits.maximumLetterSpacing + 1
         #expect(throws: TextError.badValue("letter spacing", Limits.maximumLetterSpacing + 1)) { try text.validate() }
@@ -101,19 +101,20 @@ struct LabelPipelineTests {
         }
         let readme = try String(contentsOf: folder.appendingPathComponent("docs/command-line.md"), encoding: .utf8)
         for row in [
-            "| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px |",
+            "| blur sigma (`--radius`, `--max-radius`, `redact --radius`) | 0 to \(Int(Limits.maximumRadius)) px; a label's `--radius` also takes `unreadable`, σ = \(BlurRadius.unreadableSlope)·size + \(BlurRadius.unreadableIntercept)",
             "| font size (`--size`) | \(Limits.minimumFontSize) to \(Int(Limits.maximumFontSize)) px |",
             "| line spacing (`--line-spacing`) | \(Limits.minimumLineSpacing) to \(Int(Limits.maximumLineSpacing)) line heights |",
             "| letter spacing (`--letter-spacing`) | -\(Int(Limits.maximumLetterSpacing)) to \(Int(Limits.maximumLetterSpacing)) px |",
             "| outline (`--outline`) | 0 to \(Int(Limits.maximumOutlineWidth)) px |",
             "| wrap width (`--max-width`) | 1 to \(Int(Limits.maximumWrapWidth)) px |",
-            "| pixelate block (`redact --block`) | 1 to \(Limits.maximumPixelateBlock) px |",
+            "| pixelate block (`redact --block`) | \(Limits.minimumPixelateBlock) to \(Limits.maximumPixelateBlock) px (a block of 1 would change nothing) |",
+            "| margin of secure and blur regions (`redact --margin`) | 0 to \(Limits.maximumRedactionMargin) px (default \(Redaction.defaultMargin)) |",
             "| canvas side (`--canvas`) | 1 to \(Limits.maximumCanvasSide) px |",
             "| padding (`--padding`) | 0 to \(Limits.maximumPadding) px |",
             "| pixels in one image | 2^\(Limits.maximumPixels.trailingZeroBitCount) (1 GiB of RGBA) |",
             "| blur steps (`--steps`) | 1 to \(Limits.maximumSteps) |",
             "| `BlurLevels` (every level kept) | 2^\(Limits.maximumLevelPixels.trailingZeroBitCount) pixels in all |",
-            "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout (the secret too in secure mode) |",
+            "| text | \(Limits.maximumTextScalars / 1000),000 characters (Unicode scalars), at most \(Limits.maximumCombiningMarks) combining marks in a row, checked before layout; in secure mode the format's length instead, and the text is never laid out |",
             "| manifest line | \(Limits.maximumManifestLineBytes >> 20) MiB |",
             "| font file (`--font`) | \(Limits.maximumFontFileBytes >> 20) MiB, checked before it is read |",
             "| animation | `--duration` 0 to \(Int(Limits.maximumDuration)) s, at most \(Limits.maximumFrameDelay) s a frame; 2^\(Limits.maximumAnimationPixels.trailingZeroBitCount) frame pixels in all |",

@@ -6,7 +6,7 @@ import Testing
 
 /// `BlurRadius.unreadable(forSize:)` against the floors `Benchmarks/run-legibility` measured
 /// (Benchmarks/legibility-points.json: for each size, the smallest σ at which Tesseract read at
-/// most 5% of the characters): never under a measured floor, and never far above it (a blur much
+/// most 5% of the characters, on this project's labels and on Chromium's): never under a measured floor, and never far above it (a blur much
 /// heavier than needed would be a floor no one uses).
 @Suite("the legibility floor")
 struct LegibilityFloorTests {
@@ -15,8 +15,13 @@ struct LegibilityFloorTests {
             let size: Double
             let sigma: Double
         }
+        struct Screenshots: Decodable {
+            let points: [Point]
+        }
         let limit: Double
         let points: [Point]
+        /// The same measured on labels drawn by Chromium (screenshots, then blurred).
+        let chromium: Screenshots
     }
 
     static func measured() throws -> Points {
@@ -29,7 +34,8 @@ struct LegibilityFloorTests {
         let data = try Self.measured()
         #expect(data.limit == 0.05 && data.points.count >= 8)
         #expect(Set(data.points.map(\.size)).isSuperset(of: [10, 16, 32, 64]))
-        for point in data.points {
+        #expect(Set(data.chromium.points.map(\.size)).isSuperset(of: [10, 16, 32, 64]))
+        for point in data.points + data.chromium.points {
             let floor = BlurRadius.unreadable(forSize: point.size).sigma
             #expect(floor >= point.sigma, "\(point.size) px: the formula gives σ \(floor), measured \(point.sigma)")
             #expect(

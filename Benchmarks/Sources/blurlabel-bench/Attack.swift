@@ -96,7 +96,7 @@ enum Attack {
             let secrets = (0..<trials).map { _ in Int(random.next() % UInt64(all.count)) }
             for mode in ["plain", "secure"] {
                 // Secure mode refuses a blur under the legibility floor (σ 4.9 at 32 px).
-                if mode == "secure" && radius < BlurRadius.unreadable(forSize: style.typography.size) {
+                if mode == "secure" && radius < BlurRadius.legibilityFloor(forSize: style.typography.size) {
                     print("secure  \(sigma): refused, under the legibility floor (BlurRadius.unreadable)")
                     continue
                 }

@@ -13,7 +13,7 @@ enum RadiusSetting: Equatable, Sendable {
     func radius(forSize size: Double) -> BlurRadius {
         switch self {
         case let .sigma(radius): return radius
-        case .unreadable: return BlurRadius.unreadable(forSize: size)
+        case .unreadable: return BlurRadius.legibilityFloor(forSize: size)
         }
     }
 }

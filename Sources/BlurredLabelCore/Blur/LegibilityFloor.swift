@@ -8,8 +8,8 @@ extension BlurRadius {
 
     /// The smallest blur that makes text of `size` px unreadable to OCR: the legibility floor for
     /// that size (docs/privacy.md), rounded up to a tenth of a pixel. Not a guarantee against the
-    /// candidate attack: for that, secure mode.
-    public static func unreadable(forSize size: Double) -> BlurRadius {
+    /// candidate attack: for that, secure mode. (The library's `BlurRadius.unreadable(forSize:)`.)
+    package static func legibilityFloor(forSize size: Double) -> BlurRadius {
         let sigma = (unreadableSlope * max(size, 0) + unreadableIntercept) * 10
         // Less a hair, so a product such as 0.15·32 = 4.800000000000001 is not lifted a tenth.
         return BlurRadius(checked: min((sigma - 1e-9).rounded(.up) / 10, maximum))

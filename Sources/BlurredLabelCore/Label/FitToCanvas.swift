@@ -41,7 +41,7 @@ public enum FitToCanvas {
         let radius = radius ?? style.radius
         try style.checkPadding()
         func pad(_ size: Double) -> Int {
-            LabelPipeline.reach(of: unreadable ? BlurRadius.unreadable(forSize: size) : radius) + style.padding
+            LabelPipeline.reach(of: unreadable ? BlurRadius.legibilityFloor(forSize: size) : radius) + style.padding
         }
         // Quarter pixels, so the search runs over integers.
         var low = Int((minimumSize / step).rounded(.up))
@@ -70,7 +70,7 @@ public enum FitToCanvas {
         }
         var fitted = style
         fitted.typography.size = Double(low) * step
-        if unreadable { fitted.radius = BlurRadius.unreadable(forSize: fitted.typography.size) }
+        if unreadable { fitted.radius = BlurRadius.legibilityFloor(forSize: fitted.typography.size) }
         return fitted
     }
 

@@ -18,8 +18,12 @@ package enum Limits {
     package static let maximumWrapWidth = TextStyle.maximumWrapWidth
     /// Empty pixels around a label's ink beyond the blur's reach (`--padding`).
     package static let maximumPadding = LabelStyle.maximumPadding
-    /// A pixelated region's block side in pixels.
+    /// A pixelated region's block side in pixels, from `minimumPixelateBlock` (a block of 1
+    /// would change nothing).
     package static let maximumPixelateBlock = 10_000
+    package static let minimumPixelateBlock = 2
+    /// The margin secure and blur regions grow by (`Redaction.maximumMargin`).
+    package static let maximumRedactionMargin = Redaction.maximumMargin
     /// A fixed canvas's sides (a 16384² canvas is already 1 GiB of pixels).
     package static let maximumCanvasSide = CanvasSize.maximumSide
     /// Pixels in any one image (2^28: 1 GiB of RGBA).

@@ -5,7 +5,7 @@ extension LabelStyle {
     /// style's size: the decoy would read as a crisp, believable wrong value.
     package func checkSecureRadius(_ radius: BlurRadius) throws {
         guard secure != nil else { return }
-        let floor = BlurRadius.unreadable(forSize: typography.size)
+        let floor = BlurRadius.legibilityFloor(forSize: typography.size)
         guard radius >= floor else {
             throw SecureLabelError.radiusBelowFloor(radius: radius.sigma, floor: floor.sigma, size: typography.size)
         }

@@ -10,13 +10,14 @@ public struct Redaction: Sendable {
     public private(set) var regions: [Region] = []
     /// Pixels a `secure` or `blur` region grows by on every side before it is applied, so a box
     /// drawn tight to the text also covers its antialiased edge (whose faint ink a secure region
-    /// would otherwise rebuild its inside from). ``defaultMargin`` unless set; see ``effectiveRect(_:)``.
-    public var margin: Int = Redaction.defaultMargin
+    /// would otherwise rebuild its inside from). `defaultMargin` unless set; see `effectiveRect(_:)`.
+    /// (The library's `Redaction.margin`.)
+    package var regionMargin: Int = Redaction.defaultMargin
 
     /// The margin unless told otherwise: 2 px, the antialiased fringe of text drawn at any size.
-    public static let defaultMargin = 2
+    package static let defaultMargin = 2
     /// The largest margin accepted.
-    public static let maximumMargin = 10_000
+    package static let maximumMargin = 10_000
 
     public init(image: Image) { self.image = image }
 
@@ -118,13 +119,13 @@ public struct Redaction: Sendable {
     /// Removes region `index`.
     public mutating func remove(_ index: Int) { regions.remove(at: index) }
 
-    /// The rectangle region `index` actually changes: its own, grown by ``margin`` on every side
-    /// for `secure` and `blur` (not clipped to the image).
-    public func effectiveRect(_ index: Int) -> Rect {
+    /// The rectangle region `index` actually changes: its own, grown by `regionMargin` on every
+    /// side for `secure` and `blur` (not clipped to the image).
+    package func effectiveRect(_ index: Int) -> Rect {
         let region = regions[index]
         switch region.mode {
         case .secure, .blur:
-            let m = min(max(margin, 0), Self.maximumMargin)
+            let m = min(max(regionMargin, 0), Self.maximumMargin)
             let r = region.rect
             return Rect(x: r.x - m, y: r.y - m, width: r.width + 2 * m, height: r.height + 2 * m)
         case .pixelate, .fill:
@@ -139,7 +140,9 @@ public struct Redaction: Sendable {
     public func render() throws -> Image {
         let w = image.width
         let h = image.height
-        guard margin >= 0, margin <= Self.maximumMargin else { throw RedactionError.badMargin(margin) }
+        guard regionMargin >= 0, regionMargin <= Self.maximumMargin else {
+            throw RedactionError.badMargin(regionMargin)
+        }
         var clipped: [(Rect, Mode, Color?)] = []
         for (index, region) in regions.enumerated() {
             guard region.rect.width > 0, region.rect.height > 0 else {
@@ -171,7 +174,7 @@ public struct Redaction: Sendable {
     private static func validate(_ mode: Mode, index: Int) throws {
         switch mode {
         case let .pixelate(block):
-            guard block >= 2, block <= Limits.maximumPixelateBlock else {
+            guard block >= Limits.minimumPixelateBlock, block <= Limits.maximumPixelateBlock else {
                 throw RedactionError.badBlock(index: index, block: block)
             }
         case let .blur(radius):
@@ -201,8 +204,8 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
         case let .outsideImage(index, rect, w, h):
             return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
         case let .badBlock(index, block):
-            return "region \(index + 1): block size must be from 2 to \(Limits.maximumPixelateBlock) "
-                + "(a block of 1 changes nothing), got \(block)"
+            let range = "\(Limits.minimumPixelateBlock) to \(Limits.maximumPixelateBlock)"
+            return "region \(index + 1): block size must be from \(range) (a block of 1 changes nothing), got \(block)"
         case let .blurOfZero(index):
             return "region \(index + 1): a blur of sigma 0 changes nothing; give a radius above 0, or use secure"
         case let .fillNotOpaque(index):
