@@ -115,7 +115,7 @@ enum LabelOptions {
     static let format = Option<String?>(
         "format",
         .text("TEMPLATE"),
-        shown: "the text's own shape, which shows its length",
+        shown: "none: --secure requires it",
         help: "with --secure: the secret's longest form, # for each digit, e.g. '##.## €'"
     )
     static let seed = Option<UInt64?>(
