@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurredLabelCore"]),
         // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
         .target(name: "BlurLabelServe", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
-        .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe"]),
+        .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe", "CProcessArguments"]),
         // Benchmark and test-only targets stay in this manifest rather than a Benchmarks/Package.swift
         // (swift-nio's layout): they measure and check stages that are `package`, not public (the PNG
         // writers, file output, the blur's CPU variants, the pipeline's phases), and `package` access
