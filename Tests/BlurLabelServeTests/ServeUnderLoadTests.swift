@@ -68,8 +68,8 @@ struct ServeUnderLoadTests {
         #expect(try RawHTTP.request(ServeProcess.path("9.99", [("font", "default")]), port: server.port).status == 200)
     }
 
-    /// The bound docs/serve.md states: peak resident memory ≤ cache + workers × budget + the
-    /// fixed amount. Two workers, a 2 MB cache and a 24 MB budget; forty
+    /// The bound docs/serve.md states: peak resident memory ≤ cache + workers × (budget +
+    /// glyph caches) + the fixed amount. Two workers, a 2 MB cache and a 24 MB budget; forty
     /// concurrent labels near the budget, none cached; the peak (VmHWM) after them all.
     @Test(.enabled(if: ServeProcess.executable != nil && !instrumented))
     func peakMemoryStaysWithinTheFormula() throws {
@@ -125,7 +125,8 @@ struct ServeUnderLoadTests {
         while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
         #expect(served.load(ordering: .relaxed) == labels.count, "refused: \(refused.load(ordering: .relaxed))")
         let peak = server.megabytes("VmHWM")
-        let bound = Double(cacheMB) + Double(workers) * 24 + Self.fixedMB
+        let glyphCachesMB = Double(Limits.glyphCacheBytesPerThread) / Double(1 << 20)
+        let bound = Double(cacheMB) + Double(workers) * (24 + glyphCachesMB) + Self.fixedMB
         print("serve under load: peak \(peak) MB (\(started) MB before the load), bound \(bound) MB")
         #expect(peak <= bound, "peak \(peak) MB over the bound \(bound) MB (\(started) MB before the load)")
     }

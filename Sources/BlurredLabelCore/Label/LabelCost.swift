@@ -26,10 +26,10 @@ package struct LabelCost: Sendable, Equatable {
         let canvas = canvasWidth * canvasHeight
         // Samples a pixel of the ink: coverage, or premultiplied RGBA with colour glyphs.
         let channels = ink.hasColor ? 4 : 1
-        // The rendered text (mask, colour layer), alive from rasterizing to the end, and the
-        // glyph bitmaps the rendering thread's caches may hold, full or not: counted in every
-        // render, so a server's workers × budget covers them (docs/serve.md, "Memory").
-        let rendered = Self.pages(mask) + (ink.hasColor ? Self.pages(4 * mask) : 0) + Limits.glyphCacheBytesPerThread
+        // The rendered text (mask, colour layer) and the glyphs a thread's caches keep: alive
+        // from rasterizing to the end.
+        let cached = min(ink.keptBytes, Limits.glyphCacheBytesPerThread)
+        let rendered = Self.pages(mask) + (ink.hasColor ? Self.pages(4 * mask) : 0) + cached
         let rasterize =
             ink.glyphs * InkEstimate.bytesPerGlyph + ink.keptBytes + ink.transientBytes + Self.pages(mask)
             + (ink.hasColor ? 2 * Self.pages(4 * mask) : 0)

@@ -28,8 +28,7 @@ package enum Limits {
     /// the shaped text before anything is drawn (`--max-render-mb`, `BLURLABEL_MAX_RENDER_MB`).
     package static let defaultRenderMegabytes = 64  // the library initialisers' literal default too
     package static let maximumRenderMegabytes = 1 << 20
-    /// Glyph bitmaps a rendering thread keeps between labels (outline and colour caches), counted
-    /// in every render's budget.
+    /// Glyph bitmaps a rendering thread keeps between labels (outline and colour caches).
     package static let glyphCacheBytesPerThread = GlyphWorkspace.cacheByteLimit + GlyphWorkspace.colorCacheByteLimit
     /// Blur steps of blur levels and animations.
     package static let maximumSteps = 1000

@@ -8,9 +8,8 @@ package struct RenderBudget: Equatable, Sendable {
     /// The budget in whole MiB, as given.
     package let megabytes: Int
 
-    /// 64 MB (`Limits.defaultRenderMegabytes`): ample for price tags and banners up to about
-    /// 900 px type (a 1000 px "56.00 €", 3300×760 px, is estimated at 66 MB and takes 23: such a
-    /// label needs a larger budget), far below what an attacker's text asks.
+    /// 64 MB (`Limits.defaultRenderMegabytes`): ample for any price tag or banner (a 1000 px
+    /// price tag is estimated at 59 MB and takes 23), far below what an attacker's text asks.
     package static let standard = RenderBudget(unchecked: Limits.defaultRenderMegabytes)
 
     /// A budget of `megabytes` MiB, from 1 to `Limits.maximumRenderMegabytes`

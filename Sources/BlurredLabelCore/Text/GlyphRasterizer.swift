@@ -119,7 +119,7 @@ final class GlyphWorkspace {
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
     private var cacheBytes = 0
     /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form),
-    /// bounded by entries and by bytes (one emoji at 1000 px is 4 MB: a larger one is drawn again).
+    /// bounded by entries and by bytes (one emoji at 2000 px is 16 MB: not kept, drawn again).
     private var colorCache: [GlyphRasterizer.Key: ColorGlyphBitmap?] = [:]
     private var colorCacheBytes = 0
     /// Glyph extents measured so far (`GlyphExtent.of`), a few words each.
@@ -128,8 +128,8 @@ final class GlyphWorkspace {
     private static let colorCacheLimit = 4096
     /// The bytes of bitmaps each cache keeps between labels: with the colour cache's, what a
     /// rendering thread holds beyond a render's own working memory (docs/serve.md, "Under load").
-    package static let cacheByteLimit = 4 << 20
-    package static let colorCacheByteLimit = 4 << 20
+    package static let cacheByteLimit = 8 << 20
+    package static let colorCacheByteLimit = 8 << 20
     private static let faceLimit = 64
 
     init() {}
