@@ -13,7 +13,7 @@ import Glibc
 /// Runs the built `blurlabel` as a child process (output discarded); with `stopAfter`, sends it
 /// SIGINT after that many seconds. Returns its exit status, its CPU time (user and system, from
 /// wait4) and its peak resident memory in MB:
-/// the child's own VmHWM from /proc, read every few milliseconds until it exits. (wait4's
+/// the child's own VmHWM from /proc, read every millisecond or so until it exits. (wait4's
 /// ru_maxrss would not do: a child started by vfork or fork inherits its parent's high-water
 /// mark when it execs.)
 func runChild(
@@ -63,7 +63,7 @@ func runChild(
         let done = wait4(pid, &status, WNOHANG, &usage)
         if done == pid { break }
         if done < 0 && errno != EINTR { break }
-        usleep(5_000)
+        usleep(1_000)
     }
     let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

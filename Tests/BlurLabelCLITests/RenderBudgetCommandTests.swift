@@ -10,6 +10,9 @@ import Testing
 @Suite("render budget on the command line")
 struct RenderBudgetCommandTests {
     static let emoji = String(repeating: "😀", count: 1500)
+    /// Whether this build runs under ThreadSanitizer (scripts/checks/test-tsan), whose shadow
+    /// memory and instrumentation make the tool's memory and CPU time no measure of its own.
+    static let instrumented = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
 
     @Test(.enabled(if: BatchInterruptionTests.executable != nil))
     func fifteenHundredEmojiAreRefusedAtOnceInLittleMemory() throws {
@@ -18,10 +21,10 @@ struct RenderBudgetCommandTests {
         _ = try runChild(["render", Self.emoji, "--size", "2000", "-o", folder + "/warm.png"])
         let child = try runChild(["render", Self.emoji, "--size", "2000", "-o", folder + "/e.png"])
         #expect(child.status == 2)
-        #expect(child.peakMB < 100)
+        #expect(child.peakMB < 100 || Self.instrumented)
         // The whole process's CPU time (start, shaping, the estimate; the debug build), which a
         // busy test machine does not stretch as it does the wall-clock time.
-        #expect(child.cpuSeconds < 0.1, "took \(child.cpuSeconds) s of CPU")
+        #expect(child.cpuSeconds < 0.1 || Self.instrumented, "took \(child.cpuSeconds) s of CPU")
         #expect(!FileManager.default.fileExists(atPath: folder + "/e.png"))
         let said = run(["render", Self.emoji, "--size", "2000", "-o", folder + "/e.png"])
         #expect(said.status == 2)
@@ -47,7 +50,7 @@ struct RenderBudgetCommandTests {
     /// resident memory, less that of a small label of its first character (the process itself
     /// and the fonts it loads: a colour emoji font is read whole), is at most the estimate.
     @Test(
-        .enabled(if: BatchInterruptionTests.executable != nil),
+        .enabled(if: BatchInterruptionTests.executable != nil && !instrumented),
         arguments: [
             ["56.00 €", "--size", "1000"],
             ["56.00 €", "--size", "700", "--radius", "60"],
@@ -62,8 +65,12 @@ struct RenderBudgetCommandTests {
     )
     func theEstimateBoundsTheMeasuredPeak(arguments: [String]) throws {
         let folder = try temporaryFolder()
+        // The most of three runs: VmHWM is read every millisecond or so, and a short run's last
+        // reading may come before its end.
         let first = String(arguments[0].prefix(1))
-        let base = try runChild(["render", first, "--size", "8", "--radius", "0", "-o", folder + "/base.png"])
+        let base = try (0..<3).map { _ in
+            try runChild(["render", first, "--size", "8", "--radius", "0", "-o", folder + "/base.png"])
+        }.max { $0.peakMB < $1.peakMB }!
         let parsed = try RenderCommand.spec.parse(arguments + ["-o", "x.png"])
         let options = GivenOptions(parsed)
         let style = try LabelOptions.style(options, text: arguments[0])

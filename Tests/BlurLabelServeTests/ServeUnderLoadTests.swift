@@ -14,6 +14,10 @@ import Glibc
 /// docs/serve.md ("Under load") states.
 @Suite("serve as a process: cost, fonts, memory bound", .serialized)
 struct ServeUnderLoadTests {
+    /// Whether this build runs under ThreadSanitizer (scripts/checks/test-tsan), whose shadow
+    /// memory and instrumentation make the server's memory and CPU time no measure of its own.
+    static let instrumented = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
     static func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("serve-load-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -36,8 +40,8 @@ struct ServeUnderLoadTests {
         #expect(reply.status == 400)
         #expect(reply.text.contains("over its budget of 64 MB"), "\(reply.text)")
         // CPU time, which a busy test machine does not stretch (10 ms ticks).
-        #expect(spent < 0.1, "the refusal took \(spent) s of CPU")
-        #expect(server.megabytes("VmHWM") < 100)
+        #expect(spent < 0.1 || Self.instrumented, "the refusal took \(spent) s of CPU")
+        #expect(server.megabytes("VmHWM") < 100 || Self.instrumented)
     }
 
     /// Every `font:` probe gets the same 400 and the same words, whether the name is a file in
@@ -67,7 +71,7 @@ struct ServeUnderLoadTests {
     /// The bound docs/serve.md states: peak resident memory ≤ cache + workers × (budget +
     /// glyph caches) + the fixed amount. Two workers, a 2 MB cache and a 24 MB budget; forty
     /// concurrent labels near the budget, none cached; the peak (VmHWM) after them all.
-    @Test(.enabled(if: ServeProcess.executable != nil))
+    @Test(.enabled(if: ServeProcess.executable != nil && !instrumented))
     func peakMemoryStaysWithinTheFormula() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

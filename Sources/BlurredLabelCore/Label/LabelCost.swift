@@ -3,7 +3,7 @@
 /// rasterizing (glyph bitmaps, colour strikes and their resampling, the mask and colour layer),
 /// padding, blurring (the copy and the blur's float plane), compositing and encoding. Each
 /// stage's figure counts what is alive together then, so the largest is an upper bound of the
-/// render's peak (`LabelCostTests` and `RenderBudgetCommandTests` measure it against real runs).
+/// render's peak (`RenderBudgetCommandTests` measures it against real processes' peaks).
 package struct LabelCost: Sendable, Equatable {
     /// The picture's size: the fixed canvas, or the padded ink box.
     package let width: Int
@@ -28,7 +28,7 @@ package struct LabelCost: Sendable, Equatable {
         let channels = ink.hasColor ? 4 : 1
         // The rendered text (mask, colour layer) and the glyphs a thread's caches keep: alive
         // from rasterizing to the end.
-        let cached = min(ink.keptBytes, GlyphWorkspace.cacheByteLimit + GlyphWorkspace.colorCacheByteLimit)
+        let cached = min(ink.keptBytes, Limits.glyphCacheBytesPerThread)
         let rendered = Self.pages(mask) + (ink.hasColor ? Self.pages(4 * mask) : 0) + cached
         let rasterize =
             ink.glyphs * InkEstimate.bytesPerGlyph + ink.keptBytes + ink.transientBytes + Self.pages(mask)
