@@ -233,9 +233,6 @@ enum AnimateCommand {
             let threads = max(1, defaultThreadCount)
             switch request.source {
             case let .text(text, style):
-                if let warning = secureFormatWarning(style) {
-                    output.standardError("blurlabel animate: warning: \(warning)\n")
-                }
                 let plan = try BlurLevelPlan(
                     text: text,
                     style: style,

@@ -7,7 +7,13 @@ enum BlurCommand {
         summary: "blur a whole PNG image with a true Gaussian"
     ) { command }
 
-    static let radius = LabelOptions.radius.with(help: "Gaussian standard deviation in pixels")
+    static let radius = Option(
+        "radius",
+        short: "-r",
+        .sigma,
+        default: LabelOptions.defaults.radius,
+        help: "Gaussian standard deviation in pixels"
+    )
 
     static let spec = CommandSpec(
         name: listing.name,
@@ -31,7 +37,7 @@ enum BlurCommand {
         let tint = try CommonOptions.tint.value(in: options)
         let maxPixels = try CommonOptions.maxPixels.value(in: options)
         let level = try CommonOptions.compression.value(in: options)
-        let image = try PNGDecoder.decode(contentsOf: arguments.positionals[0], maxPixels: maxPixels)
+        let image = try decodeStill(arguments.positionals[0], maxPixels: maxPixels)
         let blurred = GaussianBlur(radius: sigma, edges: .clamp, tint: tint).apply(to: image)
         try writePNG(blurred, to: output, compressionLevel: level)
         return 0

@@ -7,7 +7,7 @@ enum RedactCommand {
 
     static let listing: CommandLineTool.Listing = .init(
         name: "redact",
-        summary: "blur, pixelate, fill or securely obscure rectangles of a PNG"
+        summary: "securely obscure, fill, blur or pixelate rectangles of a PNG"
     ) { command }
 
     static let rect = Option(
@@ -19,17 +19,23 @@ enum RedactCommand {
     static let mode = Option(
         "mode",
         .text("MODE"),
-        default: "blur",
-        help: "blur, pixelate, fill or secure, for regions without their own"
+        default: "secure",
+        help: "secure, fill, blur or pixelate, for regions without their own (blur and pixelate are cosmetic)"
     )
     static let radius = Option("radius", short: "-r", .sigma, default: 8, help: "blur and secure sigma in pixels")
     static let block = Option(
         "block",
-        .integer("N", 1...Limits.maximumPixelateBlock),
+        .integer("N", 2...Limits.maximumPixelateBlock),
         default: 12,
         help: "pixelate block size in pixels"
     )
-    static let color = Option("color", .color(), default: Color.black, help: "fill colour")
+    static let color = Option("color", .color(), default: Color.black, help: "fill colour, opaque")
+    static let margin = Option(
+        "margin",
+        .integer("PX", 0...Redaction.maximumMargin),
+        default: Redaction.defaultMargin,
+        help: "pixels secure and blur regions grow by on every side, to cover the text's antialiased edge"
+    )
     static let tint = CommonOptions.tint.with(
         help: "a veil of COLOR over blur and secure regions (#ffffff4d frosted, #0000004d dark)"
     )
@@ -43,14 +49,17 @@ enum RedactCommand {
         summary: listing.summary,
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output.spec, rect.spec, mode.spec, radius.spec, block.spec, color.spec, tint.spec,
-            inPlace.spec, CommonOptions.maxPixels.spec, CommonOptions.compression.spec,
+            CommonOptions.output.spec, rect.spec, mode.spec, radius.spec, block.spec, color.spec, margin.spec,
+            tint.spec, inPlace.spec, CommonOptions.maxPixels.spec, CommonOptions.compression.spec,
         ],
         details: """
-            Regions apply in order; overlapping ones compose in that order. Pixels outside every region are
-            left exactly as they were. blur and pixelate are cosmetic: text under them can often be
-            recovered. secure looks like a blur but is made only from the pixels around the region, so
-            nothing inside can be recovered; fill paints over. The input is never overwritten without
+            Regions apply in order; overlapping ones compose in that order. Pixels outside every region (and
+            its --margin) are left exactly as they were. secure, the default, looks like a blur but is made
+            only from the pixels around the region, so nothing inside can be recovered; fill paints over.
+            blur and pixelate are cosmetic: text under them can often be recovered. Secure and blur regions
+            grow by --margin on every side, so a box drawn tight to the text covers its antialiased edge.
+            Settings that would change nothing are refused: a blur of sigma 0, a block of 1, a fill that is
+            not opaque. An animated PNG is refused: only its first frame would be redacted. The input is never overwritten without
             --in-place, which keeps the file's permissions, follows a symbolic link to the file it
             names, and refuses a file with several names (hard links).
             """
@@ -82,8 +91,9 @@ enum RedactCommand {
         let (regions, tint) = try regions(options)
         let maxPixels = try CommonOptions.maxPixels.value(in: options)
         let level = try CommonOptions.compression.value(in: options)
-        let image = try PNGDecoder.decode(contentsOf: input, maxPixels: maxPixels)
+        let image = try decodeStill(input, maxPixels: maxPixels)
         var redaction = Redaction(image: image)
+        redaction.margin = try margin.value(in: options)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         let result = try redaction.render()
         if regions.contains(where: { $0.1.isCosmetic }) {
@@ -137,8 +147,10 @@ enum RedactCommand {
 
     /// The `Redaction` of `image` that `redactArguments` describe, not yet rendered.
     static func redaction(of image: Image, redactArguments: [String]) throws -> Redaction {
-        let (regions, tint) = try regions(GivenOptions(try spec.parse(["IN.png"] + redactArguments)))
+        let options = GivenOptions(try spec.parse(["IN.png"] + redactArguments))
+        let (regions, tint) = try regions(options)
         var redaction = Redaction(image: image)
+        redaction.margin = try margin.value(in: options)
         for (rect, mode) in regions { redaction.add(rect, mode: mode, tint: tint) }
         return redaction
     }

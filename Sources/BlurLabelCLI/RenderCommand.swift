@@ -17,8 +17,10 @@ enum RenderCommand {
             is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
             A plain blur can be undone for text in a known font (render every candidate, compare): see
             docs/privacy.md. --secure blurs a decoy of the declared --format instead, so the
-            picture carries no information about TEXT (at any --radius, 0 included: then the decoy is shown
-            sharp), and warnings never quote TEXT.
+            picture carries no information about TEXT, which is never laid out (a TEXT longer than the
+            format is refused, in a time and with a message that do not depend on its length); its blur is
+            at least the legibility floor for the --size (--radius unreadable, its default), so the decoy
+            never reads as a value. --radius unreadable picks that floor for a plain label too.
             Characters the chosen and embedded fonts lack are drawn from the system's fonts (fontconfig:
             CJK, colour emoji...); --no-system-fonts gives the same bytes on every machine instead.
             --canvas WxH --fit picks the largest --size that fits the blurred, --padding-padded label.
@@ -30,17 +32,13 @@ enum RenderCommand {
         let path = try CommonOptions.requiredOutput(options)
         let text = arguments.positionals[0]
         let style = try LabelOptions.style(options, text: text)
-        if let warning = secureFormatWarning(style) { output.standardError("blurlabel render: warning: \(warning)\n") }
         let level = try CommonOptions.compression.value(in: options)
-        let pipeline = LabelPipeline(style: style)
-        let picture = try pipeline.picture(of: text)
-        // Secure pictures never render the real text; ask separately, for the warning only.
-        let checked = style.secure == nil ? nil : try pipeline.renderText(text)
-        for warning in checked?.fontWarnings ?? picture.fontWarnings {
+        // Secure pictures never lay out the real text, so they have no warnings about its glyphs.
+        let picture = try LabelPipeline(style: style).picture(of: text)
+        for warning in picture.fontWarnings {
             output.standardError("blurlabel render: warning: \(warning)\n")
         }
-        let missing = checked?.missingCharacters ?? picture.missingCharacters
-        if let warning = missingCharactersWarning(missing, secure: style.secure != nil) {
+        if let warning = missingCharactersWarning(picture.missingCharacters, secure: style.secure != nil) {
             output.standardError("blurlabel render: warning: \(warning)\n")
         }
         if picture.clipped, let canvas = style.canvas {

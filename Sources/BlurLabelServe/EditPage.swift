@@ -20,6 +20,7 @@ enum EditPage {
         #overlay { position: absolute; inset: 0; cursor: crosshair; touch-action: none; }
         .rect { position: absolute; box-sizing: border-box; border: 2px dashed #0b57d0; cursor: move; }
         .rect.selected { border: 2px solid #d93025; background: rgba(217, 48, 37, 0.08); }
+        .effective { position: absolute; box-sizing: border-box; border: 1px dotted #0b57d0; pointer-events: none; }
         .rect:focus-visible { outline: 3px solid #fbbc04; outline-offset: 1px; }
         .handle { position: absolute; width: 10px; height: 10px; background: #fff; border: 2px solid #d93025;
           box-sizing: border-box; display: none; }
@@ -37,11 +38,11 @@ enum EditPage {
           <button id="redo" type="button" aria-label="Redo">Redo</button>
           <button id="remove" type="button" aria-label="Delete the selected rectangle">Delete</button>
           <label>New rectangles: <select id="defaultMode" aria-label="Default mode">
-            <option>blur</option><option>pixelate</option><option>fill</option><option>secure</option></select></label>
+            <option>secure</option><option>fill</option><option>blur</option><option>pixelate</option></select></label>
           <label>Selected: <select id="rectMode" aria-label="Mode of the selected rectangle" disabled>
-            <option>blur</option><option>pixelate</option><option>fill</option><option>secure</option></select></label>
+            <option>secure</option><option>fill</option><option>blur</option><option>pixelate</option></select></label>
           <label>σ <input id="radius" type="number" min="0" max="250" step="0.5" size="4" aria-label="Blur sigma"></label>
-          <label>block <input id="block" type="number" min="1" max="4096" step="1" value="12" size="4" aria-label="Pixelate block size"></label>
+          <label>block <input id="block" type="number" min="2" max="4096" step="1" value="12" size="4" aria-label="Pixelate block size"></label>
           <label>fill <input id="color" type="color" value="#000000" aria-label="Fill colour"></label>
           <button id="save" type="button" aria-label="Save">Save</button>
           <button id="done" type="button" aria-label="Done">Done</button>
@@ -84,16 +85,32 @@ enum EditPage {
         // The options of `blurlabel redact` for what is drawn: what the server renders and the page shows.
         function redactArguments(list) {
           const args = ["--mode", $("defaultMode").value, "--radius", String(Number($("radius").value) || 0),
-                        "--block", String(Math.max(1, Math.round(Number($("block").value) || 12))), "--color", $("color").value];
+                        "--block", String(Math.max(2, Math.round(Number($("block").value) || 12))), "--color", $("color").value];
           for (const r of list) args.push("--rect", `${r.x},${r.y},${r.width},${r.height}:${r.mode}`);
           return args;
         }
         function currentList() { return rects.filter(r => r.width > 0 && r.height > 0); }
-        function describe(r, i) { return `Rectangle ${i + 1}: ${r.mode}, at ${r.x},${r.y}, ${r.width} by ${r.height} pixels`; }
+        // Secure and blur rectangles change a margin around them too (redact --margin): the box they cover.
+        function effective(r) {
+          const m = (r.mode === "secure" || r.mode === "blur") ? (info.margin || 0) : 0;
+          return { x: r.x - m, y: r.y - m, width: r.width + 2 * m, height: r.height + 2 * m, margin: m };
+        }
+        function describe(r, i) {
+          const e = effective(r), grown = e.margin > 0 ? `; with its ${e.margin} pixel margin it covers ${e.x},${e.y}, ${e.width} by ${e.height}` : "";
+          return `Rectangle ${i + 1}: ${r.mode}, at ${r.x},${r.y}, ${r.width} by ${r.height} pixels${grown}`;
+        }
 
         function draw() {
           overlay.replaceChildren();
           rects.forEach((r, i) => {
+            const e = effective(r);
+            if (e.margin > 0 && r.width > 0 && r.height > 0) {
+              const shown = document.createElement("div");
+              shown.className = "effective";
+              shown.style.left = (100 * e.x / W) + "%"; shown.style.top = (100 * e.y / H) + "%";
+              shown.style.width = (100 * e.width / W) + "%"; shown.style.height = (100 * e.height / H) + "%";
+              overlay.appendChild(shown);
+            }
             const box = document.createElement("div");
             box.className = "rect" + (i === selected ? " selected" : "");
             box.tabIndex = 0;

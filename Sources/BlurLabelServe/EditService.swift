@@ -156,6 +156,7 @@ final class EditService: Sendable {
             "\"outputPath\":\(AccessLog.quoted(SameFile.resolved(settings.output)))",
             "\"mode\":\(AccessLog.quoted(settings.mode))",
             "\"radius\":\(settings.radius)",
+            "\"margin\":\(Redaction.defaultMargin)",
             "\"rectsFile\":\(settings.rects.map(AccessLog.quoted) ?? "null")",
             "\"rectsText\":\(rectsText.map(AccessLog.quoted) ?? "null")",
         ]

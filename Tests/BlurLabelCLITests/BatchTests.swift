@@ -251,19 +251,20 @@ struct ManifestLineTests {
     @Test func numbersBooleansAndListsStayTyped() throws {
         let line = try ManifestLine(
             bytes: Array(
-                #"{"text":"t","output":"o.png","size":40,"radius":2.5,"secure":true,"features":["tnum","-liga"]}"#.utf8
+                ##"{"text":"t","output":"o.png","size":40,"radius":7.5,"secure":true,"format":"#","features":["tnum","-liga"]}"##
+                    .utf8
             )
         )
         #expect(
             line.options
                 == GivenOptions([
-                    "size": .number(40), "radius": .number(2.5), "secure": .flag(true),
+                    "size": .number(40), "radius": .number(7.5), "secure": .flag(true), "format": .text("#"),
                     "features": .list(["tnum", "-liga"]),
                 ])
         )
         let style = try line.style()
         #expect(
-            style.typography.size == 40 && style.radius == 2.5 && style.secure != nil
+            style.typography.size == 40 && style.radius == 7.5 && style.secure != nil
                 && style.typography.features == ["tnum", "-liga"]
         )
         #expect(throws: LineError.self) {

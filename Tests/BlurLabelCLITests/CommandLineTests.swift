@@ -90,7 +90,7 @@ struct CommandLineTests {
                     "redact", picture, "--rect", "0,0,2,2", "-o", folder + "/o.png", "--block",
                     "\(Limits.maximumPixelateBlock + 1)",
                 ],
-                "--block must be from 1 to \(Limits.maximumPixelateBlock), got"
+                "--block must be from 2 to \(Limits.maximumPixelateBlock), got"
             ),
             (
                 [
@@ -124,18 +124,21 @@ struct CommandLineTests {
             to: manifest
         )
         for arguments in [
-            ["render", "56", "-r", "1e-200"], ["render", "56", "-r", "1e-200", "--secure", "--format", "##"],
+            ["render", "56", "-r", "1e-200"],
             ["blur", picture, "-r", "1e-200"], ["redact", picture, "--rect", "0,0,4,4:secure", "-r", "1e-200"],
             ["animate", "56", "--max-radius", "1e-200"],
         ] {
             let result = run(arguments + ["-o", folder + "/out.png"])
             #expect(result.status == 0, "\(arguments): \(result.err)")
         }
+        // In secure mode it is under the legibility floor: refused.
+        let secure = run(["render", "56", "-r", "1e-200", "--secure", "--format", "##", "-o", folder + "/s.png"])
+        #expect(secure.status == 2 && secure.err.contains("legibility floor"), "\(secure.err)")
         let batch = run(["batch", manifest, "--out", folder + "/batch"])
-        #expect(batch.status == 0, "\(batch.err)")
+        #expect(batch.err.contains("legibility floor"), "\(batch.err)")
         #expect(
             FileManager.default.fileExists(atPath: folder + "/batch/a.png")
-                && FileManager.default.fileExists(atPath: folder + "/batch/b.png")
+                && !FileManager.default.fileExists(atPath: folder + "/batch/b.png")
         )
     }
 
@@ -439,10 +442,12 @@ struct SecureCommandTests {
         #expect(try FileIO.read(folder + "/a.png") == FileIO.read(folder + "/b.png"))
     }
 
-    @Test func warnsWhenTheFormatComesFromTheText() throws {
+    /// Without a format the decoy would be as long as the text, which shows how many digits it has.
+    @Test func secureWithoutAFormatIsRefused() throws {
         let folder = try temporaryFolder()
         let result = run(["render", "56.00 €", "--secure", "-o", folder + "/a.png"])
-        #expect(result.status == 0 && result.err.contains("--format"))
+        #expect(result.status == 2 && result.err.contains("--secure needs --format"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a.png"))
     }
 
     /// A secret that starts with '-' reads as an option, and an unquoted one as extra arguments:

@@ -54,7 +54,11 @@ struct ReferenceDocsTests {
     /// Every help line shows the range from `Limits` and the default from the library.
     @Test func helpLinesShowRangesAndLibraryDefaults() {
         let render = RenderCommand.spec.help
-        #expect(render.contains("(0 to \(Int(Limits.maximumRadius)); default \(LabelStyle().radius))"))
+        #expect(
+            render.contains(
+                "(0 to \(Int(Limits.maximumRadius)), or unreadable: the legibility floor for --size; default \(formatNumber(LabelStyle().radius.sigma)), still legible; with --secure unreadable)"
+            )
+        )
         #expect(render.contains("#RGB, #RGBA, #RRGGBB, #RRGGBBAA"))
         #expect(AnimateCommand.spec.usage == "blurlabel animate [TEXT] [options]")
         #expect(AnimateCommand.spec.help.contains("(1 to \(Limits.maximumSteps); default 20)"))

@@ -92,10 +92,10 @@ struct EditServiceTests {
         let response = EditService.render(image, arguments: arguments, saving: nil)
         #expect(response.status == 200)
         let header = response.headers.first { $0.name == "X-Regions" }?.value
-        // The third rectangle is clipped to the picture.
-        #expect(header == "10,20,40,30;30,30,60,50;250,150,50,50")
+        // The secure rectangle with its margin (2 px a side); the third is clipped to the picture.
+        #expect(header == "8,18,44,34;30,30,60,50;250,150,50,50")
         let atlas = try PNGDecoder.decode(response.body)
-        #expect(atlas.width == 60 && atlas.height == 130)
+        #expect(atlas.width == 60 && atlas.height == 134)
         let regions = try #require(header).split(separator: ";").map { part in
             let n = part.split(separator: ",").map { Int($0)! }
             return Redaction.Rect(x: n[0], y: n[1], width: n[2], height: n[3])

@@ -127,6 +127,9 @@ struct LabelServerTests {
             ([("format", "##")], "--format and --seed only apply with --secure"),
             ([("font", "/etc/passwd")], "only installed family names"),
             ([("color", "notacolour")], "--color"),
+            ([("secure", "true")], "--secure needs --format"),
+            ([("secure", "true"), ("format", "##"), ("radius", "2.5")], "at least 4.9, the legibility floor"),
+            ([("secure", "true"), ("format", "##.##")], "longer than its secure format"),
         ]
         for (pairs, message) in cases {
             let reply = try RawHTTP.request(TestServer.path(secret, pairs), port: server.port)

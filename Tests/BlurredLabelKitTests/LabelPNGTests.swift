@@ -35,7 +35,13 @@ struct LabelPNGTests {
                     $0.typography.size = 72
                 }
             ),
-            ("secure", "56.00 €", true, style { $0.secure = SecureOptions(format: secure, seed: .seed(7)) }),
+            (
+                "secure", "56.00 €", true,
+                style {
+                    $0.secure = SecureOptions(format: secure, seed: .seed(7))
+                    $0.radius = .unreadable(forSize: 32)
+                }
+            ),
             (
                 "sharp (a few grey levels fall back)", "I", nil,
                 style {

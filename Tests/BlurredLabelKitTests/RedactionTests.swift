@@ -40,7 +40,8 @@ struct RedactionTests {
         var changedInside = false
         for y in 0..<image.height {
             for x in 0..<image.width {
-                let inside = redaction.regions.contains { $0.rect.contains(x, y) }
+                // Secure and blur regions change their margin too (`effectiveRect`).
+                let inside = redaction.regions.indices.contains { redaction.effectiveRect($0).contains(x, y) }
                 if !inside {
                     #expect(out[x, y] == image[x, y], "(\(x),\(y)) changed")
                 } else if out[x, y] != image[x, y] {
@@ -115,10 +116,26 @@ struct RedactionTests {
         #expect(pixelated[25, 25] != (0, 0, 255, 255))
     }
 
-    @Test func translucentFillIsComposited() throws {
-        var redaction = Redaction(image: try Image(width: 4, height: 4, fill: .white))
-        redaction.add(.init(x: 0, y: 0, width: 4, height: 4), mode: .fill(Color(red: 0, green: 0, blue: 0, alpha: 128)))
-        #expect(try redaction.render()[1, 1] == (127, 127, 127, 255))
+    /// A fill that is not opaque would leave the text showing through (at 75% contrast for
+    /// alpha 0x40; not at all changed for transparent): refused, as are a blur of σ 0 and blocks of 1.
+    @Test func noOpSettingsAreRefused() throws {
+        let image = try Image(width: 4, height: 4, fill: .white)
+        let rect = Redaction.Rect(x: 0, y: 0, width: 4, height: 4)
+        for (mode, error) in [
+            (
+                Redaction.Mode.fill(Color(red: 0, green: 0, blue: 0, alpha: 0x40)),
+                RedactionError.fillNotOpaque(index: 0)
+            ),
+            (.fill(.transparent), .fillNotOpaque(index: 0)), (.blur(radius: 0), .blurOfZero(index: 0)),
+            (.pixelate(block: 1), .badBlock(index: 0, block: 1)),
+        ] {
+            var redaction = Redaction(image: image)
+            redaction.add(rect, mode: mode)
+            #expect(throws: error) { try redaction.render() }
+        }
+        var opaque = Redaction(image: image)
+        opaque.add(rect, mode: .fill(Color(red: 0, green: 0, blue: 0)))
+        #expect(try opaque.render()[1, 1] == (0, 0, 0, 255))
     }
 
     @Test func pixelateUsesBlockAverages() throws {

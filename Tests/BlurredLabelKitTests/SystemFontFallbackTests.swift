@@ -212,8 +212,8 @@ struct ColorGlyphTests {
 
     @Test func secureModeShowsNoColourOfTheText() throws {
         try SystemTestFonts.require(SystemTestFonts.emoji)
-        var style = LabelStyle()
-        style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(7))
+        var style = LabelStyle(radius: .unreadable(forSize: 32))
+        style.secure = SecureOptions(format: try SecretFormat("## ##.## €"), seed: .seed(7))
         let pipeline = LabelPipeline(style: style)
         let withEmoji = try pipeline.picture(of: "🔥 19.99 €").image
         let plain = try pipeline.picture(of: "42.00 €").image
@@ -288,7 +288,8 @@ struct FitToCanvasTests {
         var style = LabelStyle()
         style.canvas = try CanvasSize(width: 150, height: 50)
         style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(1))
-        let fitted = try FitToCanvas.style(style, fitting: "1.00 €")
+        let fitted = try FitToCanvas.style(style, fitting: "1.00 €", unreadable: true)
+        #expect(fitted.radius == .unreadable(forSize: fitted.typography.size))
         for seed in 0..<20 as Range<UInt64> {
             var s = fitted
             s.secure?.seed = .seed(seed)

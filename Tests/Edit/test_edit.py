@@ -340,6 +340,8 @@ def main_run(browser):
         drawn = rects_of(page)
         if len(drawn) != 2:
             fail(f"two drags made {drawn}")
+        if not all(text.endswith(":secure") for text in drawn):
+            fail(f"new rectangles are not secure by default: {drawn}")
         expected = [(100, 100, 200, 150), (450, 320, 250, 180)]
         for text, want in zip(drawn, expected):
             got = [int(n) for n in text.split(":")[0].split(",")]
@@ -352,12 +354,12 @@ def main_run(browser):
         first = drawn[0].split(":")[0].split(",")
         if int(moved[0]) - int(first[0]) < 50 * scale * 0.9 or moved[2:] != first[2:]:
             fail(f"moving {drawn[0]} gave {moved}")
-        # The second one to secure: select it, then the mode menu.
+        # The second one to blur: select it, then the mode menu.
         page.mouse.click(x0 + 550, y0 + 400)
-        page.select_option("#rectMode", "secure")
+        page.select_option("#rectMode", "blur")
         settle(page)
-        if not rects_of(page)[1].endswith(":secure"):
-            fail(f"the mode menu did not make the second rectangle secure: {rects_of(page)}")
+        if not rects_of(page)[1].endswith(":blur"):
+            fail(f"the mode menu did not make the second rectangle blur: {rects_of(page)}")
         # Keyboard: Tab to a rectangle, arrows move it (Shift: 10 px).
         page.locator("#undo").focus()
         for _ in range(30):
@@ -422,7 +424,7 @@ def main_run(browser):
         if open(out, "rb").read() == open(source, "rb").read():
             fail("OUT.png is the input")
         saved = json.load(open(rects_file))
-        if ([r["mode"] for r in saved["rects"]] != ["blur", "secure", "pixelate", "fill"]
+        if ([r["mode"] for r in saved["rects"]] != ["secure", "blur", "pixelate", "fill"]
                 or saved["block"] != 5 or saved["color"] != "#ff0000" or saved["mode"] != "pixelate"):
             fail(f"--rects FILE.json holds {saved}")
         print("test-edit: drawn by drags (one up-left), moved, resized by both corners, secure, pixelate, fill, "

@@ -95,6 +95,11 @@ enum Attack {
             var random = SplitMix64(state: 2026)
             let secrets = (0..<trials).map { _ in Int(random.next() % UInt64(all.count)) }
             for mode in ["plain", "secure"] {
+                // Secure mode refuses a blur under the legibility floor (σ 4.9 at 32 px).
+                if mode == "secure" && radius < BlurRadius.unreadable(forSize: style.typography.size) {
+                    print("secure  \(sigma): refused, under the legibility floor (BlurRadius.unreadable)")
+                    continue
+                }
                 var secureStyle = style
                 secureStyle.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .system)
                 let observed = try secrets.map { mode == "plain" ? images[$0] : try grey(all[$0], style: secureStyle) }

@@ -45,3 +45,16 @@ func writePNG(
     let bytes = try PNGEncoder(compressionLevel: compressionLevel).encode(image)
     try FileIO.write(bytes, to: path, followingLinks: followingLinks)
 }
+
+/// Reads and decodes a still PNG for a command that changes its pixels (`redact`, `blur`): an
+/// animated PNG is refused, since only its first frame would be processed and the others lost.
+func decodeStill(_ path: String, maxPixels: Int) throws -> Image {
+    let bytes = try FileIO.read(path)
+    if PNGDecoder.isAnimated(bytes) {
+        throw UsageError(
+            message:
+                "\(PNGDecoder.sourceName(path)) is an animated PNG; only its first frame would be processed: give a still picture (one frame)"
+        )
+    }
+    return try PNGDecoder.decode(bytes, source: PNGDecoder.sourceName(path), maxPixels: maxPixels)
+}

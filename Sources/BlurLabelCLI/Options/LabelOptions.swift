@@ -22,9 +22,10 @@ enum LabelOptions {
     static let radius = Option(
         "radius",
         short: "-r",
-        .sigma,
-        default: defaults.radius,
-        help: "blur standard deviation in pixels, 0 for sharp"
+        .radiusSetting,
+        default: .sigma(defaults.radius),
+        shown: "\(formatNumber(defaults.radius.sigma)), still legible; with --secure unreadable",
+        help: "blur standard deviation in pixels, 0 for sharp, or unreadable"
     )
     static let color = Option("color", .color(), default: defaults.color, help: "text colour")
     static let background = Option(
@@ -161,7 +162,14 @@ enum LabelOptions {
                     "\(minimumSize.name) \(formatNumber(lowest)) is above \(size.name) \(formatNumber(maximum))"
             )
         }
-        return try FitToCanvas.style(style, fitting: text, radius: fitRadius, minimumSize: lowest, maximumSize: maximum)
+        return try FitToCanvas.style(
+            style,
+            fitting: text,
+            radius: fitRadius,
+            unreadable: fitRadius == nil && radiusSetting(options) == .unreadable,
+            minimumSize: lowest,
+            maximumSize: maximum
+        )
     }
 
     /// A label style from given options, without fitting.
@@ -191,30 +199,35 @@ enum LabelOptions {
         style.color = try color.value(in: options)
         style.background = try background.value(in: options)
         style.canvas = try canvas.value(in: options)
-        style.radius = try radius.value(in: options)
+        style.radius = try radiusSetting(options).radius(forSize: text.size)
         style.padding = try padding.value(in: options)
         if try secure.value(in: options) {
-            var settings = SecureOptions()
-            if let template = try format.value(in: options) {
-                do { settings.format = try SecretFormat(template) } catch {
-                    throw UsageError(message: "\(format.name): \(error)")
-                }
+            guard let template = try format.value(in: options) else {
+                throw UsageError(
+                    message:
+                        "\(secure.name) needs \(format.name), the secret's longest form with # for each digit (e.g. '##.## €'), so the picture does not show its length"
+                )
+            }
+            var settings: SecureOptions
+            do { settings = SecureOptions(format: try SecretFormat(template)) } catch {
+                throw UsageError(message: "\(format.name): \(error)")
             }
             if let seed = try seed.value(in: options) { settings.seed = .seed(seed) }
             style.secure = settings
+            do { try style.checkSecureRadius(style.radius) } catch {
+                throw UsageError(message: "\(radius.name): \(error)")
+            }
         } else if format.isGiven(in: options) || seed.isGiven(in: options) {
             throw UsageError(message: "\(format.name) and \(seed.name) only apply with \(secure.name)")
         }
         return style
     }
-}
 
-/// The secure-mode warning when the decoy's format is read off the text itself (callers put
-/// "warning: " before it).
-func secureFormatWarning(_ style: LabelStyle) -> String? {
-    guard let secure = style.secure, secure.format == nil else { return nil }
-    return
-        "--secure without --format makes a decoy as long as the text, which shows how many digits it has; give --format with the longest value (e.g. '##.## €')"
+    /// The `--radius` asked for: as given, or in secure mode by default the legibility floor.
+    static func radiusSetting(_ options: GivenOptions) throws -> RadiusSetting {
+        if !radius.isGiven(in: options), try secure.value(in: options) { return .unreadable }
+        return try radius.value(in: options)
+    }
 }
 
 /// The warning naming characters that no font could draw (callers put "warning: " before it). In secure mode the characters

@@ -47,7 +47,9 @@ package struct EditSettings: Sendable {
         shown: "a free port",
         help: "loopback address and port of the page"
     )
-    static let mode = RedactCommand.mode.with(help: "blur, pixelate, fill or secure for new rectangles")
+    static let mode = RedactCommand.mode.with(
+        help: "secure, fill, blur or pixelate for new rectangles (blur and pixelate are cosmetic)"
+    )
     static let rects = Option<String?>(
         "rects",
         .text("FILE.json"),
@@ -141,8 +143,9 @@ package struct EditSettings: Sendable {
     ) throws -> (image: Image, regions: [Redaction.Rect]) {
         let redaction = try RedactCommand.redaction(of: image, redactArguments: arguments)
         let result = try redaction.render()
-        let regions = redaction.regions.compactMap { region -> Redaction.Rect? in
-            let r = region.rect
+        // What each region changes: secure and blur ones with their margin.
+        let regions = redaction.regions.indices.compactMap { index -> Redaction.Rect? in
+            let r = redaction.effectiveRect(index)
             let x0 = max(0, r.x)
             let y0 = max(0, r.y)
             let x1 = min(image.width, r.x + r.width)

@@ -20,6 +20,7 @@ package struct BlurLevelPlan: Sendable {
         self.steps = steps
         pipeline = LabelPipeline(style: style)
         try style.checkPadding()
+        try style.checkSecureRadius(maxRadius)
         let pad = pipeline.padding(radius: maxRadius)
         let pipeline = self.pipeline
         switch try pipeline.source(of: text) {

@@ -128,7 +128,7 @@ public final class BlurredLabel {
     private func decoyText() throws -> RenderedText? {
         guard style.secure != nil else { return nil }
         if let renderedDecoy { return renderedDecoy }
-        let made = try pipeline.renderDecoy(for: text)
+        let made = try pipeline.renderDecoy()
         work.textRenders += 1
         renderedDecoy = made
         return made
@@ -146,7 +146,8 @@ public final class BlurredLabel {
         if let blurredImage { return blurredImage }
         let pipeline = self.pipeline
         if blurredInk == nil {
-            try LabelPipeline.checkLength(text)
+            try style.checkSecureRadius(style.radius)
+            try pipeline.checkSource(text)
             let source = try decoyText() ?? sharpText()
             blurredInk = pipeline.blurred(try pipeline.ink(of: source, padding: padding), radius: style.radius)
             work.blurs += 1

@@ -17,10 +17,14 @@ public enum FitToCanvas {
     /// blur's reach and `style.padding`; in secure mode the decoy's, measured for every digit so
     /// that any decoy of the format fits. The search is a binary search over whole quarter pixels,
     /// so the same input always gives the same size.
+    ///
+    /// With `unreadable`, the blur at each size tried is `BlurRadius.unreadable(forSize:)` (the
+    /// legibility floor), and the style returned has the floor for the size that fits.
     public static func style(
         _ style: LabelStyle,
         fitting text: String,
         radius: BlurRadius? = nil,
+        unreadable: Bool = false,
         minimumSize: Double = defaultMinimumSize,
         maximumSize: Double? = nil
     ) throws -> LabelStyle {
@@ -33,7 +37,9 @@ public enum FitToCanvas {
         }
         let radius = radius ?? style.radius
         try style.checkPadding()
-        let pad = LabelPipeline.reach(of: radius) + style.padding
+        func pad(_ size: Double) -> Int {
+            LabelPipeline.reach(of: unreadable ? BlurRadius.unreadable(forSize: size) : radius) + style.padding
+        }
         // Quarter pixels, so the search runs over integers.
         var low = Int((minimumSize / step).rounded(.up))
         var high = Int((maximumSize / step).rounded(.down))
@@ -46,6 +52,7 @@ public enum FitToCanvas {
             do { (width, height) = try contentSize(text, style: sized) } catch ImageError.invalidSize {
                 return false  // ink larger than any image may be: certainly larger than the canvas
             }
+            let pad = pad(sized.typography.size)
             return width == 0 || (width + 2 * pad <= canvas.width && height + 2 * pad <= canvas.height)
         }
         guard try fits(low) else {
@@ -58,6 +65,7 @@ public enum FitToCanvas {
         }
         var fitted = style
         fitted.typography.size = Double(low) * step
+        if unreadable { fitted.radius = BlurRadius.unreadable(forSize: fitted.typography.size) }
         return fitted
     }
 
@@ -69,7 +77,7 @@ public enum FitToCanvas {
             let mask = try pipeline.renderText(text).mask
             return (mask.width, mask.height)
         }
-        let format = secure.format ?? SecretFormat(derivedFrom: text)
+        let format = secure.format
         var minX = Int.max
         var minY = Int.max
         var maxX = Int.min

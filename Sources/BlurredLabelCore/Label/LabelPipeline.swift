@@ -34,17 +34,17 @@ public struct LabelPipeline: Sendable {
         return try TextRenderer.render(text, style: textStyle)
     }
 
-    /// Secure mode's decoy for `text`: random digits in the declared format (or, without one, the
-    /// text's own shape), never the text. nil outside secure mode. With the system generator each
-    /// call gives new digits, so callers keep the decoy they made.
-    package func decoy(for text: String) -> String? {
+    /// Secure mode's decoy: random digits in the declared format, never the text. nil outside
+    /// secure mode. With the system generator each call gives new digits, so callers keep the
+    /// decoy they made.
+    package func decoy() -> String? {
         guard let secure = style.secure else { return nil }
-        return secure.seed.decoy(for: secure.format ?? SecretFormat(derivedFrom: text))
+        return secure.seed.decoy(for: secure.format)
     }
 
     /// The decoy set and rasterized, or nil outside secure mode.
-    package func renderDecoy(for text: String) throws -> RenderedText? {
-        guard let decoy = decoy(for: text) else { return nil }
+    package func renderDecoy() throws -> RenderedText? {
+        guard let decoy = decoy() else { return nil }
         return try renderText(decoy)
     }
 
@@ -75,11 +75,11 @@ public struct LabelPipeline: Sendable {
     // MARK: - the four steps
 
     /// Step 1: what the label's picture shows, set and rasterized: the decoy in secure mode (the
-    /// text is then never rendered), else the text. Refuses text over `Limits.maximumTextScalars`
-    /// in either mode, so a line is refused or taken alike.
+    /// text is then never rendered, and one longer than the format is refused), else the text
+    /// (refused over `Limits.maximumTextScalars`).
     package func source(of text: String) throws -> LabelSource {
-        try Self.checkLength(text)
-        if let decoy = try renderDecoy(for: text) { return .decoy(decoy) }
+        try checkSource(text)
+        if let decoy = try renderDecoy() { return .decoy(decoy) }
         return .text(try renderText(text))
     }
 
@@ -182,6 +182,7 @@ public struct LabelPipeline: Sendable {
     /// `picture(of:)` composites and `png(of:encoder:)` writes).
     func blurredInk(of text: String) throws -> (source: LabelSource, ink: LabelInk) {
         try style.checkPadding()
+        try style.checkSecureRadius(style.radius)
         let source = try source(of: text)
         let ink = try ink(of: source.rendered, padding: padding(radius: style.radius))
         return (source, blurred(ink, radius: style.radius))

@@ -72,12 +72,14 @@ extension LabelStyle {
 }
 
 /// Secure mode's settings: the secret's declared format and where the decoy's digits come from.
+/// The format is required: it fixes the decoy's layout, and a text longer than it is refused
+/// before anything is laid out, so neither the picture nor the time taken shows the text's length.
 public struct SecureOptions: Equatable, Sendable {
-    /// The format at its longest; nil derives it from the text (which then shows its length).
-    package var format: SecretFormat?
+    /// The format at its longest.
+    package var format: SecretFormat
     package var seed: DecoySeed
 
-    public init(format: SecretFormat? = nil, seed: DecoySeed = .system) {
+    public init(format: SecretFormat, seed: DecoySeed = .system) {
         self.format = format
         self.seed = seed
     }

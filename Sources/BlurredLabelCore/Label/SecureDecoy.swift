@@ -9,10 +9,12 @@ public struct SecretFormat: Equatable, Sendable, CustomStringConvertible {
         self.template = template
     }
 
-    /// A format read off a secret itself: each digit becomes `#`. Its length is the secret's, so
-    /// a decoy made from it shows how many digits the secret has.
-    package init(derivedFrom text: String) {
-        template = String(text.map { $0.isASCII && $0.isNumber ? "#" : $0 })
+    /// Refuses a text longer than the format, in Unicode scalars, without reading past the
+    /// format's length: the time taken and the message depend on the format, never on how long the
+    /// text is. The text is not laid out or otherwise looked at.
+    package func check(_ text: String) throws {
+        let allowed = template.unicodeScalars.count
+        guard text.unicodeScalars.dropFirst(allowed).isEmpty else { throw SecureLabelError.textLongerThanFormat }
     }
 
     package var digitCount: Int { template.filter { $0 == "#" }.count }
@@ -75,10 +77,26 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
 /// Secure-mode problems.
 public enum SecureLabelError: Error, Equatable, CustomStringConvertible {
     case formatWithoutDigits(String)
+    /// The text has more characters than its format; the message says nothing about either size.
+    case textLongerThanFormat
+    /// A secure label blurred less than the legibility floor for its size (`BlurRadius.unreadable(forSize:)`):
+    /// its decoy would read as a crisp, believable wrong value.
+    case radiusBelowFloor(radius: Double, floor: Double, size: Double)
 
     public var description: String {
         switch self {
         case let .formatWithoutDigits(t): return "secret format '\(t)' has no digit placeholder (#), e.g. '##.## €'"
+        case .textLongerThanFormat:
+            return "the text is longer than its secure format; give the format at the secret's longest form"
+        case let .radiusBelowFloor(radius, floor, size):
+            return
+                "a secure label of "
+                + cFormat(
+                    "%g px needs a blur of at least %g, the legibility floor (radius unreadable), got %g",
+                    size,
+                    floor,
+                    radius
+                )
         }
     }
 }

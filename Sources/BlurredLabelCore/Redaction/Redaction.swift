@@ -8,6 +8,15 @@
 public struct Redaction: Sendable {
     public var image: Image
     public private(set) var regions: [Region] = []
+    /// Pixels a `secure` or `blur` region grows by on every side before it is applied, so a box
+    /// drawn tight to the text also covers its antialiased edge (whose faint ink a secure region
+    /// would otherwise rebuild its inside from). ``defaultMargin`` unless set; see ``effectiveRect(_:)``.
+    public var margin: Int = Redaction.defaultMargin
+
+    /// The margin unless told otherwise: 2 px, the antialiased fringe of text drawn at any size.
+    public static let defaultMargin = 2
+    /// The largest margin accepted.
+    public static let maximumMargin = 10_000
 
     public init(image: Image) { self.image = image }
 
@@ -109,17 +118,34 @@ public struct Redaction: Sendable {
     /// Removes region `index`.
     public mutating func remove(_ index: Int) { regions.remove(at: index) }
 
+    /// The rectangle region `index` actually changes: its own, grown by ``margin`` on every side
+    /// for `secure` and `blur` (not clipped to the image).
+    public func effectiveRect(_ index: Int) -> Rect {
+        let region = regions[index]
+        switch region.mode {
+        case .secure, .blur:
+            let m = min(max(margin, 0), Self.maximumMargin)
+            let r = region.rect
+            return Rect(x: r.x - m, y: r.y - m, width: r.width + 2 * m, height: r.height + 2 * m)
+        case .pixelate, .fill:
+            return region.rect
+        }
+    }
+
     /// The image with every region applied in order. Throws for a region with no area, one
-    /// entirely outside the image, or an invalid radius, block or colour.
+    /// entirely outside the image, a margin out of range, or a radius, block or colour that is
+    /// invalid or would leave the region as it was (a blur of σ 0, a block of 1, a fill that is
+    /// not opaque).
     public func render() throws -> Image {
         let w = image.width
         let h = image.height
+        guard margin >= 0, margin <= Self.maximumMargin else { throw RedactionError.badMargin(margin) }
         var clipped: [(Rect, Mode, Color?)] = []
         for (index, region) in regions.enumerated() {
             guard region.rect.width > 0, region.rect.height > 0 else {
                 throw RedactionError.emptyRegion(index: index, rect: region.rect)
             }
-            guard let rect = region.rect.clipped(toWidth: w, height: h) else {
+            guard let rect = effectiveRect(index).clipped(toWidth: w, height: h) else {
                 throw RedactionError.outsideImage(index: index, rect: region.rect, width: w, height: h)
             }
             try Self.validate(region.mode, index: index)
@@ -145,10 +171,14 @@ public struct Redaction: Sendable {
     private static func validate(_ mode: Mode, index: Int) throws {
         switch mode {
         case let .pixelate(block):
-            guard block >= 1, block <= Limits.maximumPixelateBlock else {
+            guard block >= 2, block <= Limits.maximumPixelateBlock else {
                 throw RedactionError.badBlock(index: index, block: block)
             }
-        case .fill, .blur, .secure:
+        case let .blur(radius):
+            guard radius.sigma > 0 else { throw RedactionError.blurOfZero(index: index) }
+        case let .fill(color):
+            guard color.alpha == 255 else { throw RedactionError.fillNotOpaque(index: index) }
+        case .secure:
             break
         }
     }
@@ -159,6 +189,11 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
     case emptyRegion(index: Int, rect: Redaction.Rect)
     case outsideImage(index: Int, rect: Redaction.Rect, width: Int, height: Int)
     case badBlock(index: Int, block: Int)
+    /// A blur of σ 0: the region would be left as it was.
+    case blurOfZero(index: Int)
+    /// A fill colour that is not opaque: the text would show through.
+    case fillNotOpaque(index: Int)
+    case badMargin(Int)
 
     public var description: String {
         switch self {
@@ -166,7 +201,15 @@ public enum RedactionError: Error, Equatable, CustomStringConvertible {
         case let .outsideImage(index, rect, w, h):
             return "region \(index + 1) (\(rect)) lies entirely outside the \(w)x\(h) image"
         case let .badBlock(index, block):
-            return "region \(index + 1): block size must be from 1 to \(Limits.maximumPixelateBlock), got \(block)"
+            return "region \(index + 1): block size must be from 2 to \(Limits.maximumPixelateBlock) "
+                + "(a block of 1 changes nothing), got \(block)"
+        case let .blurOfZero(index):
+            return "region \(index + 1): a blur of sigma 0 changes nothing; give a radius above 0, or use secure"
+        case let .fillNotOpaque(index):
+            return "region \(index + 1): a fill colour that is not opaque lets what is under it show through; "
+                + "give an opaque colour (alpha ff)"
+        case let .badMargin(margin):
+            return "the margin must be from 0 to \(Redaction.maximumMargin) px, got \(margin)"
         }
     }
 }
