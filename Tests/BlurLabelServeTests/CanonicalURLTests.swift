@@ -17,16 +17,16 @@ struct CanonicalURLTests {
 
     @Test func signWritesOneOrderAndOneEncoding() throws {
         let orders: [[String]] = [
-            ["--size", "32", "--radius", "3", "--color", "#c0392b", "--format", "##,## (€)", "--secure"],
-            ["--secure", "--format", "##,## (€)", "--color", "#c0392b", "--radius", "3", "--size", "32"],
-            ["--color", "#c0392b", "--secure", "--size", "32", "--format", "##,## (€)", "--radius", "3"],
+            ["--size", "32", "--radius", "5", "--color", "#c0392b", "--format", "##,## (€)", "--secure"],
+            ["--secure", "--format", "##,## (€)", "--color", "#c0392b", "--radius", "5", "--size", "32"],
+            ["--color", "#c0392b", "--secure", "--size", "32", "--format", "##,## (€)", "--radius", "5"],
         ]
         let paths = try orders.map { try signed(["12,99"] + $0) }
         #expect(Set(paths).count == 1, "\(paths)")
         let path = paths[0]
         #expect(
             path.hasSuffix(
-                "/color:%23c0392b/format:%23%23%2C%23%23%20%28%E2%82%AC%29/radius:3/secure:true/size:32/MTIsOTk.png"
+                "/color:%23c0392b/format:%23%23%2C%23%23%20%28%E2%82%AC%29/radius:5/secure:true/size:32/MTIsOTk.png"
             )
         )
         // Only RFC 3986's unreserved characters and the escapes' '%' stand unescaped in a value.
