@@ -21,25 +21,17 @@ struct LabelPath {
     /// segment as given. The ETag and the one-render-per-label flights are keyed by it.
     let canonical: String
 
-    /// Parses the signed rest. Messages never quote the text.
-    init(rest: String, keys: Keys, presets: Presets = Presets()) throws(Failure) {
+    /// Parses the signed rest, whose last segment is the text and `suffix`. Messages never quote
+    /// the text.
+    init(rest: String, keys: Keys, presets: Presets = Presets(), suffix: String = ".png") throws(Failure) {
         var segments = rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        guard let last = segments.popLast(), last.hasSuffix(".png"), last.count > 4 else {
-            throw Failure("the last segment must be TEXT.png")
+        guard let last = segments.popLast(), last.hasSuffix(suffix), last.count > suffix.count else {
+            throw Failure("the last segment must be TEXT\(suffix)")
         }
-        var pairs = URLPairs.canonical(try presets.expanded(try URLPairs.parse(segments)))
+        let pairs = URLPairs.canonical(try presets.expanded(try URLPairs.parse(segments)))
         canonical = URLPairs.segments(pairs) + "/" + last
-        // Secure mode without a seed: a seed from the options alone (in their canonical order), so
-        // the picture is the same on every instance, for every order of the options and for every
-        // text of the format's shape (never the system's random).
-        if pairs.contains(where: { $0.name == "secure" && $0.value == "true" }),
-            !pairs.contains(where: { $0.name == "seed" })
-        {
-            let described = pairs.map { "\($0.name):\($0.value)" }.joined(separator: "/")
-            pairs.append(("seed", String(fnv1a(described) & ((1 << 53) - 1))))
-        }
-        options = try URLLabelOptions.options(pairs)
-        let encoded = last.dropLast(4)
+        options = try URLLabelOptions.options(URLLabelOptions.seeded(pairs))
+        let encoded = last.dropLast(suffix.count)
         var bytes: [UInt8]
         if encoded.hasPrefix("enc:") {
             guard let sealed = Base64URL.decode(encoded.dropFirst(4)) else {

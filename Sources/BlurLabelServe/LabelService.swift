@@ -96,6 +96,7 @@ final class LabelService: Sendable {
                 return .text(403, "invalid signature")
             }
         }
+        if LabelInfo.isInfo(rest) { return LabelInfo.answer(rest, service: self, responder: responder) }
         let label: LabelPath
         do { label = try LabelPath(rest: rest, keys: keys, presets: presets) } catch {
             return .text(400, error.description)

@@ -47,7 +47,13 @@ public enum ServeMain {
             case let .sign(parsed): request = parsed
             }
             let keys = try Keys(environment: environment)
-            say(try path(request, keys: keys) + "\n", to: STDOUT_FILENO)
+            let path = try path(request, keys: keys)
+            if request.json {
+                let size = try URLLabelOptions.size(request.options, text: request.text)
+                say(LabelInfo.json(path: path, width: size.width, height: size.height) + "\n", to: STDOUT_FILENO)
+            } else {
+                say(path + "\n", to: STDOUT_FILENO)
+            }
             return 0
         } catch {
             say("blurlabel sign: \(error)\n", to: STDERR_FILENO)

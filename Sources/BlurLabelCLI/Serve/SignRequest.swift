@@ -9,6 +9,10 @@ package struct SignRequest: Sendable {
     package var encrypt = false
     /// An /unsafe/ path, for a server started with --unsigned.
     package var unsigned = false
+    /// Print `{"path":…,"width":…,"height":…}`, the size from `options`.
+    package var json = false
+    /// The label's options, a preset expanded (what the size is measured with).
+    package var options = GivenOptions()
 
     package enum Parsed {
         case help(String)
@@ -20,6 +24,10 @@ package struct SignRequest: Sendable {
         help: "carry the text encrypted (enc:, AES-256-GCM under BLURLABEL_ENC_KEY)"
     )
     static let unsigned = Option(flag: "unsigned", help: "an /unsafe/ path for a server started with --unsigned")
+    static let json = Option(
+        flag: "json",
+        help: "print {\"path\":...,\"width\":W,\"height\":H}: the picture's size, measured without drawing it"
+    )
     static let preset = Option<String?>(
         Presets.option,
         .text("NAME"),
@@ -31,7 +39,10 @@ package struct SignRequest: Sendable {
         name: "sign",
         summary: "print a signed URL path for a label, for 'blurlabel serve' (docs/serve.md)",
         positionals: ["TEXT"],
-        options: LabelOptions.specs + [CommonOptions.compression.spec, preset.spec, encrypt.spec, unsigned.spec],
+        options: LabelOptions.specs + [
+            CommonOptions.compression.spec, preset.spec, encrypt.spec, unsigned.spec,
+            json.spec,
+        ],
         details: """
             Prints /SIGNATURE/name:value/.../TEXT.png, the options sorted by name, signed with the first pair of BLURLABEL_KEY and
             BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)). TEXT '-'
@@ -57,7 +68,9 @@ package struct SignRequest: Sendable {
         if request.text == "-" { request.text = try text(fromStandardInput: try standardInput()) }
         request.encrypt = parsed.has(encrypt.name)
         request.unsigned = parsed.has(unsigned.name)
-        for given in parsed.given where given.name != encrypt.name && given.name != unsigned.name {
+        request.json = parsed.has(json.name)
+        let own = [encrypt.name, unsigned.name, json.name]
+        for given in parsed.given where !own.contains(given.name) {
             let name = String(given.name.dropFirst(2))
             if let at = request.pairs.firstIndex(where: { $0.name == name }) { request.pairs.remove(at: at) }
             request.pairs.append((name, given.value ?? "true"))
@@ -67,7 +80,12 @@ package struct SignRequest: Sendable {
         if let list = environment("BLURLABEL_PRESETS") { try presets.add(list: list, from: "BLURLABEL_PRESETS") }
         // Without the server's presets here, a preset's name is taken on trust and the rest checked.
         let checked = presets.names.isEmpty ? request.pairs.filter { $0.name != Presets.option } : request.pairs
-        try URLLabelOptions.check(URLLabelOptions.options(try presets.expanded(checked)), text: request.text)
+        let expanded = URLPairs.canonical(try presets.expanded(checked))
+        request.options = try URLLabelOptions.options(URLLabelOptions.seeded(expanded))
+        try URLLabelOptions.check(request.options, text: request.text)
+        if request.json && checked.count != request.pairs.count {
+            throw URLLabelOptions.Failure("--json with --preset needs BLURLABEL_PRESETS, the preset's options")
+        }
         return .sign(request)
     }
 

@@ -35,6 +35,17 @@ package enum URLLabelOptions {
         return GivenOptions(values)
     }
 
+    /// `pairs` (in their canonical order) with, in secure mode without a seed, a seed made from
+    /// the options alone, so the picture is the same on every instance, for every order of the
+    /// options and for every text of the format's shape (never the system's random).
+    package static func seeded(_ pairs: [URLPairs.Pair]) -> [URLPairs.Pair] {
+        guard pairs.contains(where: { $0.name == "secure" && $0.value == "true" }),
+            !pairs.contains(where: { $0.name == "seed" })
+        else { return pairs }
+        let described = pairs.map { "\($0.name):\($0.value)" }.joined(separator: "/")
+        return pairs + [("seed", String(fnv1a(described) & ((1 << 53) - 1)))]
+    }
+
     /// The PNG `render` would write for `text` with these options (the same pixels, the same
     /// encoder and level). Errors are one line without the text.
     package static func png(_ options: GivenOptions, text: String) throws(Failure) -> [UInt8] {
@@ -42,6 +53,19 @@ package enum URLLabelOptions {
             let style = try LabelOptions.style(options, text: text)
             let level = try CommonOptions.compression.value(in: options)
             return try LabelPipeline(style: style).png(of: text, encoder: PNGEncoder(compressionLevel: level)).bytes
+        } catch {
+            throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
+        }
+    }
+
+    /// The width and height of the picture `png` would make, without blurring or encoding it:
+    /// a fixed canvas (at `dpr:N` always one), else the picture's size measured as `dpr` measures
+    /// the 1x picture. For `sign --json` and `GET /SIGNATURE/info/…`.
+    package static func size(_ options: GivenOptions, text: String) throws(Failure) -> (width: Int, height: Int) {
+        do {
+            let style = try LabelOptions.style(options, text: text)
+            if let canvas = style.canvas { return (canvas.width, canvas.height) }
+            return try DevicePixelRatio.pictureSize(style, text: text)
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
