@@ -8,6 +8,8 @@ tesseract-ocr), one text line per picture (--psm 7). A character counts as read 
 of the longest matching blocks between the truth and Tesseract's line (difflib), spaces ignored.
 
   legibility.py --blurlabel PATH [--sizes 10,12,...] [--texts N] [--points FILE]
+  legibility.py --blurlabel PATH --chromium chromium-headless-shell   # Chromium draws the labels
+  legibility.py --blurlabel PATH --verify [--sizes ...]  # reads labels at --radius unreadable
   legibility.py --blurlabel PATH --smoke     # checks --radius unreadable and --secure at 2 sizes
 
 Prints one row per size and the least-squares line sigma = k*size + c through the floors, with
@@ -95,10 +97,46 @@ def matched(truth, lines):
     return best
 
 
+# With --chromium, the browser that draws the labels instead of blurlabel (then blurred by `blurlabel blur`).
+CHROMIUM = None
+SHARP = {}
+
+
+def chromium_labels(blurlabel, folder, size, sigma, samples):
+    """`samples` drawn by Chromium at `size` px (Benchmarks/attack_regions.py's page), each cut out
+    with room for the blur around its ink and blurred at `sigma` by `blurlabel blur`."""
+    import attack_regions
+
+    attack_regions.CHROMIUM = CHROMIUM
+    if size not in SHARP:
+        crops = []
+        for png, page in attack_regions.shoot([(t, size) for t in samples], folder, f"c{size}"):
+            grey = attack_regions.grey_of(png)
+            for i, top in page:
+                x, y, w, h = attack_regions.ink_box(grey, top, size)
+                room = attack_regions.REACH
+                crop = grey[max(0, y - room) : y + h + room, max(0, x - room) : x + w + room]
+                path = os.path.join(folder, f"c{size}-{i}.png")
+                Image.fromarray(crop.astype("uint8")).save(path)
+                crops.append((i, path))
+        SHARP[size] = [path for _, path in sorted(crops)]
+    paths = []
+    for i, sharp in enumerate(SHARP[size]):
+        out = os.path.join(folder, f"c{size}-r{sigma}-{i}.png")
+        result = subprocess.run([blurlabel, "blur", sharp, "--radius", str(sigma), "-o", out], capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"blurlabel blur failed: {result.stderr[-400:]}")
+        paths.append(out)
+    return paths
+
+
 def rate(blurlabel, folder, size, sigma, samples):
     """The share of characters Tesseract reads from `samples` at `size` px blurred at `sigma`."""
     labels = [(text, f"s{size}-r{sigma}-{i}.png") for i, text in enumerate(samples)]
-    paths = render(blurlabel, folder, labels, {"size": size, "radius": sigma})
+    if CHROMIUM:
+        paths = chromium_labels(blurlabel, folder, size, sigma, samples)
+    else:
+        paths = render(blurlabel, folder, labels, {"size": size, "radius": sigma})
     lines = read(paths, folder)
     total = sum(len(t.replace(" ", "")) for t in samples)
     return sum(matched(t, line) for t, line in zip(samples, lines)) / total
@@ -168,6 +206,30 @@ def smoke(blurlabel, folder):
     print("legibility --smoke: ok")
 
 
+def verify(blurlabel, folder, sizes, count):
+    """At each size, what Tesseract reads at `--radius unreadable` (the library's formula), from
+    labels it was not fitted on."""
+    samples = texts(count, 46)
+    total = sum(len(t.replace(" ", "")) for t in samples)
+    print(f"--radius unreadable, {count} other labels a size")
+    print("size px   sigma   read there")
+    worst = 0.0
+    for size in sizes:
+        labels = [(t, f"v{size}-{i}.png") for i, t in enumerate(samples)]
+        paths = render(blurlabel, folder, labels, {"size": size, "radius": "unreadable"})
+        share = sum(matched(t, line) for t, line in zip(samples, read(paths, folder))) / total
+        print(f"{size:7d}   {floor_of(size):5.1f}   {share:10.1%}", flush=True)
+        worst = max(worst, share)
+    print(f"largest share read: {worst:.1%}")
+
+
+def floor_of(size):
+    """The library's formula (BlurRadius.unreadable(forSize:)), for the printout."""
+    import math
+
+    return math.ceil((0.13 * size + 0.7) * 10 - 1e-9) / 10
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--blurlabel", required=True)
@@ -176,14 +238,22 @@ def main():
     parser.add_argument("--step", type=float, default=0.25)
     parser.add_argument("--points")
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--verify", action="store_true", help="read labels at --radius unreadable instead")
+    parser.add_argument("--chromium", help="a Chromium to draw the labels (screenshots) instead of blurlabel")
     args = parser.parse_args()
+    global CHROMIUM
+    CHROMIUM = args.chromium
     version = subprocess.run(["tesseract", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     with tempfile.TemporaryDirectory() as folder:
         if args.smoke:
             smoke(args.blurlabel, folder)
             return
+        if args.verify:
+            verify(args.blurlabel, folder, [int(s) for s in args.sizes.split(",")], args.texts)
+            return
         samples = texts(args.texts, 45)
-        print(f"legibility floor: {version}, {args.texts} labels of 8 characters a point, x4 bicubic + unsharp mask")
+        source = "Chromium screenshots blurred by blurlabel blur" if CHROMIUM else "labels by blurlabel"
+        print(f"legibility floor: {version}, {args.texts} labels of 8 characters a point ({source}), raw and x4 + unsharp")
         print("size px   floor sigma   read there   read sharp")
         points = []
         for size in [int(s) for s in args.sizes.split(",")]:

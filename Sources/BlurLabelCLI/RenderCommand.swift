@@ -11,7 +11,9 @@ enum RenderCommand {
         name: listing.name,
         summary: listing.summary,
         positionals: ["TEXT"],
-        options: [CommonOptions.output.spec] + LabelOptions.specs + [CommonOptions.compression.spec],
+        options: [CommonOptions.output.spec] + LabelOptions.specs + [
+            CommonOptions.compression.spec, CommonOptions.maxRenderMegabytes.spec,
+        ],
         details: """
             TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
             is --radius; the canvas is padded by ceil(3*radius) so the bleed is never clipped.
@@ -31,10 +33,11 @@ enum RenderCommand {
         let options = GivenOptions(arguments)
         let path = try CommonOptions.requiredOutput(options)
         let text = arguments.positionals[0]
-        let style = try LabelOptions.style(options, text: text)
+        let budget = try CommonOptions.budget(options)
+        let style = try LabelOptions.style(options, text: text, budget: budget)
         let level = try CommonOptions.compression.value(in: options)
         // Secure pictures never lay out the real text, so they have no warnings about its glyphs.
-        let picture = try LabelPipeline(style: style).picture(of: text)
+        let picture = try LabelPipeline(style: style, budget: budget).picture(of: text)
         for warning in picture.fontWarnings {
             output.standardError("blurlabel render: warning: \(warning)\n")
         }
@@ -43,7 +46,7 @@ enum RenderCommand {
         }
         if picture.clipped, let canvas = style.canvas {
             output.standardError(
-                "blurlabel render: warning: the content does not fit the \(canvas.width)x\(canvas.height) canvas and is clipped\n"
+                "blurlabel render: warning: \(URLLabelOptions.doesNotFit(canvas)) and is clipped\n"
             )
         }
         try writePNG(picture.image, to: path, compressionLevel: level)

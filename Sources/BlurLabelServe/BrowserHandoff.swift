@@ -25,7 +25,7 @@ struct BrowserHandoff: Sendable {
         guard fd >= 0 else {
             throw URLLabelOptions.Failure("cannot make a page for the browser in \(folder): \(systemErrorText())")
         }
-        path = String(cString: template)
+        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let link = Self.escaped(url)
         let html = """
             <!doctype html>

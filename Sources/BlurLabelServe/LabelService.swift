@@ -15,6 +15,8 @@ final class LabelService: Sendable {
     /// The presets a URL may name (`preset:NAME`), and whether it may name nothing else.
     let presets: Presets
     let cache: PNGCache?
+    /// One render's working memory at most (`--max-render-mb`).
+    let budget: RenderBudget
     let workers: BoundedWorkers
     let metrics = ServeMetrics()
     /// Set once the server is up: read for `/metrics`' in-flight gauge.
@@ -30,11 +32,13 @@ final class LabelService: Sendable {
         unsigned: Bool,
         presets: Presets = Presets(),
         cacheBytes: Int,
+        budget: RenderBudget = .standard,
         workers: BoundedWorkers,
         inFlight: @escaping @Sendable () -> Int,
         draining: @escaping @Sendable () -> Bool = { false }
     ) {
         self.keys = keys
+        self.budget = budget
         self.unsigned = unsigned
         self.presets = presets
         self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
@@ -120,7 +124,7 @@ final class LabelService: Sendable {
             let response: HTTPResponse
             do {
                 let png = ResponseBytes(
-                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text) }
+                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text, budget: budget) }
                 )
                 cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
                 response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, content: png)

@@ -18,6 +18,7 @@ final class ServeInstance: Sendable {
             unsigned: settings.unsigned,
             presets: settings.presets,
             cacheBytes: settings.cacheMegabytes << 20,
+            budget: settings.renderBudget,
             workers: workers,
             inFlight: { server.withLock { $0?.inFlight ?? 0 } },
             draining: { server.withLock { $0?.isDraining ?? false } }

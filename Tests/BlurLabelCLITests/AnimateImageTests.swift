@@ -166,7 +166,7 @@ struct AnimateImageTests {
     @Test func framesOfAPictureStream() throws {
         let folder = try temporaryFolder()
         _ = try writeTranslucentPicture(folder + "/in.png", width: 256, height: 256)
-        func animate(steps: Int, to name: String) throws -> (status: Int32, peakMB: Double) {
+        func animate(steps: Int, to name: String) throws -> (status: Int32, peakMB: Double, cpuSeconds: Double) {
             try runChild([
                 "animate", "--image", folder + "/in.png", "--steps", "\(steps)", "--max-radius", "1", "--compression",
                 "0", "-o", folder + "/" + name,

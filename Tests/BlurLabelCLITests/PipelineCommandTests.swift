@@ -11,11 +11,17 @@ import Glibc
 #endif
 
 /// Runs the built `blurlabel` as a child process (output discarded); with `stopAfter`, sends it
-/// SIGINT after that many seconds. Returns its exit status and its peak resident memory in MB:
+/// SIGINT after that many seconds. Returns its exit status, its CPU time (user and system, from
+/// wait4) and its peak resident memory in MB:
 /// the child's own VmHWM from /proc, read every few milliseconds until it exits. (wait4's
 /// ru_maxrss would not do: a child started by vfork or fork inherits its parent's high-water
 /// mark when it execs.)
-func runChild(_ arguments: [String], stopAfter: Double? = nil) throws -> (status: Int32, peakMB: Double) {
+func runChild(
+    _ arguments: [String],
+    stopAfter: Double? = nil
+) throws -> (
+    status: Int32, peakMB: Double, cpuSeconds: Double
+) {
     let childDeadline = 300.0
     let executable = try #require(BatchInterruptionTests.executable)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -33,6 +39,7 @@ func runChild(_ arguments: [String], stopAfter: Double? = nil) throws -> (status
     let started = Date()
     var peakKB = 0
     var status: Int32 = 0
+    var usage = rusage()
     var stopped = false
     while true {
         if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -53,13 +60,14 @@ func runChild(_ arguments: [String], stopAfter: Double? = nil) throws -> (status
                 "blurlabel \(arguments.joined(separator: " ")) still ran after \(Int(childDeadline)) s; killed"
             )
         }
-        let done = waitpid(pid, &status, WNOHANG)
+        let done = wait4(pid, &status, WNOHANG, &usage)
         if done == pid { break }
         if done < 0 && errno != EINTR { break }
         usleep(5_000)
     }
     let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return (exit, Double(peakKB) / 1024)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return (exit, Double(peakKB) / 1024, seconds(usage.ru_utime) + seconds(usage.ru_stime))
 }
 
 @Suite("animate: secure, validated, streamed")

@@ -19,7 +19,7 @@ struct LabelInfoTests {
     static let texts = ["56.00 €", "‏56.00 ₪ מחיר", "السعر ٥٦", "価格 ¥5,600", "🍎 2.99 €", "ﬁne 1", "Wrap these words"]
     static let variants: [[String]] = [
         [], ["--radius", "0"], ["--radius", "6", "--padding", "3"], ["--size", "40", "--letter-spacing", "2"],
-        ["--outline", "1.5"], ["--max-width", "50"], ["--canvas", "180x60"], ["--canvas", "200x64", "--fit"],
+        ["--outline", "1.5"], ["--max-width", "50"], ["--canvas", "320x90"], ["--canvas", "200x64", "--fit"],
         ["--dpr", "2"], ["--dpr", "3", "--radius", "1.5"], ["--dpr", "2", "--canvas", "90x30", "--fit"],
         ["--size", "13", "--features", "tnum,-liga"],
     ]

@@ -17,6 +17,7 @@ struct LabelServerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cases: [(String, [(String, String)], [String])] = [
             ("12.99 €", [("size", "32"), ("radius", "3")], ["--size", "32", "--radius", "3"]),
+            ("12.99 €", [("size", "24"), ("radius", "unreadable")], ["--size", "24", "--radius", "unreadable"]),
             (
                 "Sale", [("color", "#c0392b"), ("background", "transparent")],
                 ["--color", "#c0392b", "--background", "transparent"]

@@ -132,7 +132,8 @@ struct ServeAvailabilityTests {
     }
 
     @Test func aQueuedRenderWhoseClientLeftIsNotRendered() throws {
-        let server = try TestServer(cacheBytes: 0, workers: 1)
+        // A budget the heavy label fits (it is over the default 64 MB).
+        let server = try TestServer(cacheBytes: 0, budget: RenderBudget(megabytes: 1024), workers: 1)
         defer { server.stop() }
         // The one worker is busy with a heavy label for a client that waits.
         let busy = try RawHTTP.connect(port: server.port, timeout: 60)

@@ -33,6 +33,7 @@ final class TestServer: Sendable {
         unsigned: Bool = false,
         presets: Presets = Presets(),
         cacheBytes: Int = 1 << 20,
+        budget: RenderBudget = .standard,
         workers workerCount: Int = 2,
         queue: Int = 32,
         idleTimeout: Int = 10,
@@ -47,6 +48,7 @@ final class TestServer: Sendable {
             unsigned: unsigned,
             presets: presets,
             cacheBytes: cacheBytes,
+            budget: budget,
             workers: workers,
             inFlight: { holder.withLock { $0?.inFlight ?? 0 } }
         )

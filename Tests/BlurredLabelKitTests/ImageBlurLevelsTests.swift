@@ -268,7 +268,7 @@ struct VeilTests {
         let (a, b) = (try plain.render(), try tinted.render())
         for y in 0..<40 {
             for x in 0..<60 {
-                let inside = rect.contains(x, y)
+                let inside = tinted.effectiveRect(0).contains(x, y)  // the region and its margin
                 let i = (y * 60 + x) * 4
                 for c in 0..<4 {
                     let expected = inside ? Veil(tint).table[c * 256 + Int(a.pixels[i + c])] : a.pixels[i + c]

@@ -408,8 +408,17 @@ def main_run(browser):
             fail("OUT.png differs from `blurlabel redact` run with the page's command line")
         check_preview_is(page, out)
         # Outside the rectangles OUT.png is the input: fill the rectangles in both, compare exactly.
+        # Secure and blur rectangles change a margin of 2 px around them too (redact --margin).
         rect_args = [w for w in words[3:-2]]
-        rects = [rect_args[i + 1].split(":")[0] for i, w in enumerate(rect_args) if w == "--rect"]
+        default_mode = rect_args[rect_args.index("--mode") + 1]
+        rects = []
+        for i, w in enumerate(rect_args):
+            if w != "--rect":
+                continue
+            box, _, mode = rect_args[i + 1].partition(":")
+            x, y, width, height = (int(n) for n in box.split(","))
+            m = 2 if (mode or default_mode) in ("secure", "blur") else 0
+            rects.append(f"{x - m},{y - m},{width + 2 * m},{height + 2 * m}")
         filled = []
         for name, path in (("in", source), ("out", out)):
             target = os.path.join(work, f"{name}-filled.png")

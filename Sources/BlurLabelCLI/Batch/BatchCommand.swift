@@ -37,7 +37,7 @@ enum BatchCommand {
         name: listing.name,
         summary: listing.summary,
         positionals: ["MANIFEST.jsonl"],
-        options: [out.spec, jobs.spec, shard.spec, resume.spec, force.spec],
+        options: [out.spec, jobs.spec, shard.spec, resume.spec, force.spec, CommonOptions.maxRenderMegabytes.spec],
         details: """
             Each line is one JSON object: "text", "output" (a file name under DIR) and any render option
             by the same name without dashes, e.g. {"text":"56.00 €","output":"a.png","radius":2.5,"secure":true}.
@@ -112,6 +112,7 @@ enum BatchCommand {
         let shard = try shardText.map(Shard.init(parsing:)) ?? .all
         let resume = try Self.resume.value(in: options)
         let force = try Self.force.value(in: options)
+        let budget = try CommonOptions.budget(options)
         if resume && force { throw UsageError(message: "--resume and --force cannot be combined") }
         let manifest = arguments.positionals[0]
         let streaming = manifest == "-"
@@ -161,7 +162,8 @@ enum BatchCommand {
             streaming: streaming,
             progress: BatchProgress(total: total, output: output),
             output: output,
-            stop: stop
+            stop: stop,
+            budget: budget
         )
         return runner.run()
     }

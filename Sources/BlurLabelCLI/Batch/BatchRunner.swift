@@ -40,6 +40,8 @@ final class BatchRunner: Sendable {
     private let streaming: Bool
     private let output: CommandLineTool.Output
     private let stop: BatchStop
+    /// Each label's working memory at most (`--max-render-mb`).
+    private let budget: RenderBudget
     /// The manifest, read by one worker at a time.
     private let reading: LockedValue<ManifestReader>
     /// What the workers report into: the progress display, standard error's messages and the
@@ -67,9 +69,11 @@ final class BatchRunner: Sendable {
         streaming: Bool,
         progress: sending BatchProgress,
         output: CommandLineTool.Output,
-        stop: BatchStop = BatchStop()
+        stop: BatchStop = BatchStop(),
+        budget: RenderBudget = .standard
     ) {
         self.folder = folder
+        self.budget = budget
         self.jobs = jobs
         self.shard = shard
         self.existing = existing
@@ -191,12 +195,12 @@ final class BatchRunner: Sendable {
                 secretValues = [line.text] + line.options.textValues
             }
             if existing == .skip && folder.exists(line.output) { return .skipped(line.output) }
-            let style = try line.style()
+            let style = try line.style(budget: budget)
             let level: Int
             do { level = try CommonOptions.compression.value(in: line.options) } catch let error as UsageError {
                 throw LineError(error.message)
             }
-            let picture = try LabelPipeline(style: style).png(
+            let picture = try LabelPipeline(style: style, budget: budget).png(
                 of: line.text,
                 encoder: PNGEncoder(compressionLevel: level)
             )

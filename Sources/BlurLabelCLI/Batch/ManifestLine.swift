@@ -102,8 +102,8 @@ struct ManifestLine {
     }
 
     /// The label style the line asks for.
-    func style() throws -> LabelStyle {
-        do { return try LabelOptions.style(options, text: text) } catch let error as UsageError {
+    func style(budget: RenderBudget = .standard) throws -> LabelStyle {
+        do { return try LabelOptions.style(options, text: text, budget: budget) } catch let error as UsageError {
             throw LineError(error.message)
         }
     }

@@ -19,12 +19,23 @@ enum CommonOptions {
         .color("COLOR"),
         help: "a veil of COLOR over the blur (#ffffff4d frosted, #0000004d dark); see docs/pictures-levels.md"
     )
+    static let maxRenderMegabytes = Option(
+        "max-render-mb",
+        .integer("MB", 1...Limits.maximumRenderMegabytes),
+        default: Limits.defaultRenderMegabytes,
+        help: "refuse a label whose render would take more than MB of memory, before drawing it"
+    )
     static let compression = Option(
         "compression",
         .integer("0-9", 0...9),
         default: PNGEncoder().compressionLevel,
         help: "compression level of the output: 0 stored, 1 fastest (libdeflate for labels), 9 smallest"
     )
+
+    /// The render budget `--max-render-mb` gives (its range is the budget's).
+    static func budget(_ options: GivenOptions) throws -> RenderBudget {
+        try RenderBudget(megabytes: maxRenderMegabytes.value(in: options))
+    }
 
     /// The `-o` path, which the command cannot do without.
     static func requiredOutput(_ options: GivenOptions) throws -> String {

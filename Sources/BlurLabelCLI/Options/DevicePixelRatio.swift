@@ -16,10 +16,11 @@ enum DevicePixelRatio {
     /// the 1x canvas, or without one N times the 1x picture's size (measured by laying the 1x
     /// text out and rasterizing it, without the blur), so that rounding at the larger size never
     /// makes the picture a pixel larger or smaller than N times.
-    static func scaled(_ style: LabelStyle, by ratio: Int, text: String) throws -> LabelStyle {
+    static func scaled(_ style: LabelStyle, by ratio: Int, text: String, budget: RenderBudget) throws -> LabelStyle {
         guard ratio > 1 else { return style }
         let factor = Double(ratio)
-        let (width, height) = try style.canvas.map { ($0.width, $0.height) } ?? pictureSize(style, text: text)
+        let (width, height) =
+            try style.canvas.map { ($0.width, $0.height) } ?? pictureSize(style, text: text, budget: budget)
         var scaled = style
         scaled.typography.size *= factor
         scaled.typography.letterSpacing *= factor
@@ -40,8 +41,12 @@ enum DevicePixelRatio {
 
     /// The size of `style`'s picture of `text` (the decoy's in secure mode): its ink padded by the
     /// blur's reach and the padding, as the pipeline's own steps make it.
-    static func pictureSize(_ style: LabelStyle, text: String) throws -> (width: Int, height: Int) {
-        let pipeline = LabelPipeline(style: style)
+    static func pictureSize(
+        _ style: LabelStyle,
+        text: String,
+        budget: RenderBudget
+    ) throws -> (width: Int, height: Int) {
+        let pipeline = LabelPipeline(style: style, budget: budget)
         let source = try pipeline.source(of: text)
         let ink = try pipeline.ink(of: source.rendered, padding: pipeline.padding(radius: style.radius)).size
         return (max(1, ink.width), max(1, ink.height))

@@ -13,6 +13,8 @@ enum FlagMessages {
             case let .doesNotFit(width, height, size):
                 return
                     "the label does not fit a \(width)x\(height) canvas even at the minimum size of \(size) px (give a larger \(LabelOptions.canvas.name), a smaller \(LabelOptions.minimumSize.name), \(LabelOptions.radius.name) or \(LabelOptions.padding.name))"
+            case .overBudget:
+                return "\(label) (\(CommonOptions.maxRenderMegabytes.name))"
             default: break
             }
         }

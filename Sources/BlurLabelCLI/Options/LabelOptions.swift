@@ -115,7 +115,7 @@ enum LabelOptions {
     static let format = Option<String?>(
         "format",
         .text("TEMPLATE"),
-        shown: "the text's own shape, which shows its length",
+        shown: "none: --secure requires it",
         help: "with --secure: the secret's longest form, # for each digit, e.g. '##.## €'"
     )
     static let seed = Option<UInt64?>(
@@ -144,18 +144,38 @@ enum LabelOptions {
         try style(GivenOptions(arguments), text: text)
     }
 
+    /// What a `font` value may name: a file or an installed family (the command line, manifests),
+    /// or installed families only (label URLs: a path would read the server's files).
+    enum FontNames {
+        case filesOrFamilies
+        case familiesOnly
+    }
+
     /// A label style from given options (a command line's, a manifest line's or a URL's). With
-    /// `--fit` the size is the largest at which `text` fits the canvas, blurred at `fitRadius`
-    /// (default: the style's radius; an animation gives its largest).
-    /// At `--dpr N` every length of that 1x style is N times (`DevicePixelRatio`).
-    static func style(_ options: GivenOptions, text: String, fitRadius: BlurRadius? = nil) throws -> LabelStyle {
-        let style = try oneXStyle(options, text: text, fitRadius: fitRadius)
-        return try DevicePixelRatio.scaled(style, by: DevicePixelRatio.option.value(in: options), text: text)
+    /// `--fit` the size is the largest at which `text` fits the canvas within `budget`, blurred
+    /// at `fitRadius` (default: the style's radius; an animation gives its largest). At `--dpr N`
+    /// every length of that 1x style is N times (`DevicePixelRatio`).
+    static func style(
+        _ options: GivenOptions,
+        text: String,
+        fitRadius: BlurRadius? = nil,
+        budget: RenderBudget = .standard,
+        fonts: FontNames = .filesOrFamilies
+    ) throws -> LabelStyle {
+        let style = try oneXStyle(options, text: text, fitRadius: fitRadius, budget: budget, fonts: fonts)
+        let ratio = try DevicePixelRatio.option.value(in: options)
+        return try DevicePixelRatio.scaled(style, by: ratio, text: text, budget: budget)
     }
 
     /// The style at 1x, fitted.
-    static func oneXStyle(_ options: GivenOptions, text: String, fitRadius: BlurRadius?) throws -> LabelStyle {
-        let style = try unfittedStyle(options)
+    static func oneXStyle(
+        _ options: GivenOptions,
+        text: String,
+        fitRadius: BlurRadius?,
+        budget: RenderBudget,
+        fonts: FontNames
+    ) throws -> LabelStyle {
+        let style = try unfittedStyle(options, fonts: fonts)
         let minimum = try minimumSize.isGiven(in: options) ? minimumSize.value(in: options) : nil
         guard try fit.value(in: options) else {
             if minimum != nil { throw UsageError(message: "\(minimumSize.name) only applies with \(fit.name)") }
@@ -176,18 +196,36 @@ enum LabelOptions {
             radius: fitRadius,
             unreadable: fitRadius == nil && radiusSetting(options) == .unreadable,
             minimumSize: lowest,
-            maximumSize: maximum
+            maximumSize: maximum,
+            renderBudgetMegabytes: budget.megabytes
         )
     }
 
+    /// `name` as an installed family (or `default`), never a file: names with `/`, `.`, `#` or a
+    /// fontconfig property (`=`) are refused unlooked, and no path is ever tried.
+    static func installedFamily(_ name: String) throws -> Font {
+        if name.lowercased() == "default" { return FontLibrary.defaultFont }
+        guard !name.contains(where: { "/.#=\\".contains($0) }), let family = try? FontLibrary.family(name) else {
+            throw UsageError(message: URLLabelOptions.notAnInstalledFamily)
+        }
+        return family
+    }
+
     /// A label style from given options, without fitting.
-    static func unfittedStyle(_ options: GivenOptions) throws -> LabelStyle {
+    static func unfittedStyle(_ options: GivenOptions, fonts: FontNames = .filesOrFamilies) throws -> LabelStyle {
         var text = TextStyle()
         if let name = try font.value(in: options) {
             guard !name.isEmpty else {
                 throw UsageError(message: "\(font.name) needs a font file or a family name, not an empty one")
             }
-            do { text.font = try FontLibrary.named(name) } catch { throw UsageError(message: "\(font.name): \(error)") }
+            switch fonts {
+            case .filesOrFamilies:
+                do { text.font = try FontLibrary.named(name) } catch {
+                    throw UsageError(message: "\(font.name): \(error)")
+                }
+            case .familiesOnly:
+                text.font = try installedFamily(name)
+            }
         }
         text.size = try size.value(in: options)
         if let features = try features.value(in: options) {

@@ -27,9 +27,10 @@ enum ManPage {
             ),
             ".PP",
             escape(
-                "A plain blur hides text from a glance, not from an attacker who knows the font: "
-                    + "only --secure (render, animate, batch) and 'redact --mode secure' make pictures that carry no "
-                    + "information about the secret."
+                "A plain blur hides text from a glance, not from an attacker who knows the font (at the default "
+                    + "radius 2.5 a price stays legible; --radius unreadable is the blur at which OCR stops reading): "
+                    + "only --secure (render, animate, batch) and redact's default mode, secure, make pictures that carry "
+                    + "no information about the secret."
             ),
             ".SH COMMANDS",
         ]

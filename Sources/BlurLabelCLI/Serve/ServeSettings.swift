@@ -12,6 +12,8 @@ package struct ServeSettings: Sendable {
     package var queue = 64
     package var ioThreads = min(ProcessorCount.available(), 4)
     package var cacheMegabytes = 64
+    /// One render's working memory at most (`--max-render-mb`).
+    package var renderBudget = RenderBudget.standard
     package var timeoutSeconds = 10
     package var connections = 1024
     package var drainSeconds = 10
@@ -99,6 +101,12 @@ package struct ServeSettings: Sendable {
         ),
         variable: "BLURLABEL_CACHE_MB"
     )
+    static let renderMegabytes = Setting(
+        option: CommonOptions.maxRenderMegabytes.with(
+            help: "refuse a label whose render would take more than MB, before drawing it (docs/serve.md, Under load)"
+        ),
+        variable: "BLURLABEL_MAX_RENDER_MB"
+    )
     static let timeout = Setting(
         option: Option(
             "timeout",
@@ -179,9 +187,9 @@ package struct ServeSettings: Sendable {
         summary: "serve labels over HTTP from signed URLs (docs/serve.md)",
         positionals: [],
         options: [
-            listen.spec, workers.spec, queue.spec, ioThreads.spec, cacheMegabytes.spec, timeout.spec,
-            connections.spec, drain.spec, shutdownDelay.spec, metricsListen.spec, pathPrefix.spec, preset.spec,
-            onlyPresets.spec,
+            listen.spec, workers.spec, queue.spec, ioThreads.spec, cacheMegabytes.spec, renderMegabytes.spec,
+            timeout.spec, connections.spec, drain.spec, shutdownDelay.spec, metricsListen.spec, pathPrefix.spec,
+            preset.spec, onlyPresets.spec,
             unsigned.spec, noAccessLog.spec,
         ],
         details: """
@@ -224,6 +232,8 @@ package struct ServeSettings: Sendable {
             settings.queue = try queue.value(options, environment)
             settings.ioThreads = try ioThreads.value(options, environment)
             settings.cacheMegabytes = try cacheMegabytes.value(options, environment)
+            // The option's range is the budget's.
+            settings.renderBudget = try RenderBudget(megabytes: renderMegabytes.value(options, environment))
             settings.timeoutSeconds = try timeout.value(options, environment)
             settings.connections = try connections.value(options, environment)
             settings.drainSeconds = try drain.value(options, environment)
@@ -231,6 +241,8 @@ package struct ServeSettings: Sendable {
             settings.presets = try presets(options, only: parsed.has(onlyPresets.name), environment)
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
+        } catch {
+            throw URLLabelOptions.Failure("\(error)")
         }
         settings.unsigned = parsed.has(unsigned.name) || environment("BLURLABEL_UNSIGNED") == "1"
         settings.accessLog = !(parsed.has(noAccessLog.name) || environment("BLURLABEL_ACCESS_LOG") == "0")

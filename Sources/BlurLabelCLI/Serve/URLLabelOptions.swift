@@ -10,6 +10,11 @@ package enum URLLabelOptions {
         package init(_ description: String) { self.description = description }
     }
 
+    /// The refusal of every `font` value that is not an installed family, whatever it names: the
+    /// same words for a file, a folder or nothing at all, so no answer tells what exists.
+    package static let notAnInstalledFamily =
+        "font: not an installed family (only installed family names are served, never files)"
+
     /// Names a URL may use: a manifest line's options (the label options and `compression`).
     package static let names: Set<String> = Set(ManifestLine.optionKeys)
 
@@ -17,14 +22,15 @@ package enum URLLabelOptions {
     package static let flags: Set<String> = Set(LabelOptions.flagKeys)
 
     /// The options of decoded `name`/`value` pairs: unknown names, repeated names and font files
-    /// (over HTTP only installed families: a path would read the server's files) are refused.
+    /// (over HTTP only installed families: a path would read the server's files) are refused; a
+    /// `font` is looked up as a family only when the label is made (`LabelOptions.installedFamily`).
     package static func options(_ pairs: [(name: String, value: String)]) throws(Failure) -> GivenOptions {
         var values: [String: OptionValue] = [:]
         for (name, value) in pairs {
             guard names.contains(name) else { throw Failure("unknown option '\(name)'") }
             guard values[name] == nil else { throw Failure("option '\(name)' given more than once") }
-            if name == LabelOptions.font.key, value.contains("/") || value.contains("#") || value.contains(".") {
-                throw Failure("font: only installed family names are served, not files")
+            if name == LabelOptions.font.key, value.contains(where: { "/.#=\\".contains($0) }) {
+                throw Failure(notAnInstalledFamily)
             }
             if flags.contains(name), value == "true" || value == "false" {
                 values[name] = .flag(value == "true")
@@ -47,12 +53,22 @@ package enum URLLabelOptions {
     }
 
     /// The PNG `render` would write for `text` with these options (the same pixels, the same
-    /// encoder and level). Errors are one line without the text.
-    package static func png(_ options: GivenOptions, text: String) throws(Failure) -> [UInt8] {
+    /// encoder and level), within `budget`. A label that a fixed canvas would clip is refused
+    /// (`render` warns of it), never served cut off. Errors are one line without the text.
+    package static func png(
+        _ options: GivenOptions,
+        text: String,
+        budget: RenderBudget = .standard
+    ) throws(Failure)
+        -> [UInt8]
+    {
         do {
-            let style = try LabelOptions.style(options, text: text)
+            let style = try LabelOptions.style(options, text: text, budget: budget, fonts: .familiesOnly)
             let level = try CommonOptions.compression.value(in: options)
-            return try LabelPipeline(style: style).png(of: text, encoder: PNGEncoder(compressionLevel: level)).bytes
+            let label = try LabelPipeline(style: style, budget: budget)
+                .png(of: text, encoder: PNGEncoder(compressionLevel: level))
+            if label.clipped, let canvas = style.canvas { throw UsageError(message: doesNotFit(canvas)) }
+            return label.bytes
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
@@ -61,23 +77,44 @@ package enum URLLabelOptions {
     /// The width and height of the picture `png` would make, without blurring or encoding it:
     /// a fixed canvas (at `dpr:N` always one), else the picture's size measured as `dpr` measures
     /// the 1x picture. For `sign --json` and `GET /SIGNATURE/info/…`.
-    package static func size(_ options: GivenOptions, text: String) throws(Failure) -> (width: Int, height: Int) {
+    package static func size(
+        _ options: GivenOptions,
+        text: String,
+        budget: RenderBudget = .standard
+    ) throws(Failure) -> (width: Int, height: Int) {
         do {
-            let style = try LabelOptions.style(options, text: text)
+            let style = try LabelOptions.style(options, text: text, budget: budget, fonts: .familiesOnly)
             if let canvas = style.canvas { return (canvas.width, canvas.height) }
-            return try DevicePixelRatio.pictureSize(style, text: text)
+            return try DevicePixelRatio.pictureSize(style, text: text, budget: budget)
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
     }
 
-    /// Checks the options as `png` would, without rendering (for `sign`).
+    /// Checks the options as `png` would, without rendering (for `sign`): the values, and that
+    /// the label fits a fixed canvas, from its shaped text's extents alone (which bound the ink
+    /// from above: a label within a pixel or two of the canvas's edge may be refused here).
     package static func check(_ options: GivenOptions, text: String) throws(Failure) {
         do {
-            _ = try LabelOptions.style(options, text: text)
+            let style = try LabelOptions.style(options, text: text, fonts: .familiesOnly)
             _ = try CommonOptions.compression.value(in: options)
+            // A fitted size fits by construction (measured on the drawn ink), and so does the canvas
+            // `dpr` makes from the 1x picture's: only a canvas given, unfitted, is checked.
+            if let canvas = style.canvas, LabelOptions.canvas.isGiven(in: options),
+                try !LabelOptions.fit.value(in: options)
+            {
+                let cost = try LabelPipeline(style: style).cost(of: text)
+                if cost.inkWidth > canvas.width || cost.inkHeight > canvas.height {
+                    throw UsageError(message: doesNotFit(canvas))
+                }
+            }
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
+    }
+
+    /// What `render` warns and `serve` and `sign` refuse: content larger than the fixed canvas.
+    package static func doesNotFit(_ canvas: CanvasSize) -> String {
+        "the content does not fit the \(canvas.width)x\(canvas.height) canvas"
     }
 }

@@ -27,10 +27,20 @@ struct BlurWork: Sendable {
     /// Every buffer taken from `ScratchPool`, given back by `release()`.
     private var scratch: [ScratchPool.Buffer] = []
 
+    /// Whether large scratch goes back to `ScratchPool` for the next blur (levels, animations)
+    /// or is freed (a label's blur: a server's memory is then its renders' budgets alone).
+    var keepsLargeScratch = true
+
     /// Gives back the scratch and frees the kernels' parameters.
     func release() {
         for cleanup in cleanups.reversed() { cleanup() }
-        for buffer in scratch { ScratchPool.shared.recycle(buffer) }
+        for buffer in scratch {
+            if keepsLargeScratch || buffer.bytes < ScratchPool.largeBytes {
+                ScratchPool.shared.recycle(buffer)
+            } else {
+                buffer.pointer.deallocate()
+            }
+        }
     }
 
     /// Touches every page of the scratch (`HugePages.touch`) until `stop` says to, so that fresh
@@ -92,6 +102,7 @@ extension GaussianBlur {
         planes: UnsafePointer<UInt8>? = nil
     ) -> BlurWork {
         var work = BlurWork()
+        work.keepsLargeScratch = keepsLargeScratch
         let count = width * height
         let asPlanes = blursPlanes(
             opaque: opaque
@@ -202,6 +213,7 @@ extension GaussianBlur {
         destination: UnsafeMutablePointer<UInt8>
     ) -> BlurWork {
         var work = BlurWork()
+        work.keepsLargeScratch = keepsLargeScratch
         addPasses(to: &work, width: width, height: height, channels: 1, source: source, destination: destination)
         return work
     }

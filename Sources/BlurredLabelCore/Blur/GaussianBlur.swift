@@ -25,6 +25,9 @@ public struct GaussianBlur: Sendable {
     /// Whether an opaque picture with clamped edges is blurred as three colour planes (tests turn
     /// it off to compare with the RGBA passes, whose bytes it gives).
     var opaqueAsPlanes = true
+    /// Whether the blur's large scratch is kept for the next blur (`ScratchPool`) or freed when
+    /// it is done (labels: see `BlurWork.keepsLargeScratch`).
+    package var keepsLargeScratch = true
     /// A kernel table run instead of any variant's (tests: the AVX-512 source built for a CPU
     /// without AVX-512, its instructions emulated).
     var kernelTable: bl_kernels?

@@ -20,6 +20,10 @@ final class ScratchPool: Sendable {
         var onHugePages: Bool { bytes >= HugePages.threshold }
     }
 
+    /// A buffer at least this large is "large": a label's blur frees it instead of keeping it
+    /// (`BlurWork.keepsLargeScratch`).
+    static let largeBytes = 1 << 20
+
     private let free = LockedValue<[Buffer]>([])
     private let capacity: Int
 

@@ -45,7 +45,9 @@ package struct BlurLevelPlan: Sendable {
     package func level(_ index: Int) throws -> Image {
         // Beyond `steps` the blur would outgrow the canvas, padded for `maxRadius` only.
         guard index >= 0, index <= steps else { throw LabelError.badLevel(index, steps: steps) }
-        let ink = index == 0 ? try sharp() : pipeline.blurred(toBlur, radius: radius(ofStep: index), threads: 1)
+        let ink =
+            index == 0
+            ? try sharp() : pipeline.blurred(toBlur, radius: radius(ofStep: index), threads: 1, keepingScratch: true)
         return try pipeline.composite(ink, canvas: (width, height)).image
     }
 

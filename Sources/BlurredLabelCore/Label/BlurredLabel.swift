@@ -37,6 +37,10 @@ public final class BlurredLabel {
         }
     }
 
+    /// The working memory one rendering may take: a text and style over it throw
+    /// `LabelError.overBudget` once shaped, before anything is drawn.
+    package var budget: RenderBudget
+
     /// True between `blur()` and `unblur()`.
     public private(set) var isBlurred = false
 
@@ -59,9 +63,13 @@ public final class BlurredLabel {
     private var sharpImage: (image: Image, clipped: Bool)?
     private var blurredImage: (image: Image, clipped: Bool)?
 
-    public init(text: String = "", style: LabelStyle = LabelStyle()) {
+    /// A label of `text` in `style`, each rendering within `renderBudgetMegabytes` MiB of working
+    /// memory (64 unless given): a text and style over it throw `LabelError.overBudget` once
+    /// shaped, before anything is drawn.
+    public init(text: String = "", style: LabelStyle = LabelStyle(), renderBudgetMegabytes: Int = 64) {
         self.text = text
         self.style = style
+        self.budget = RenderBudget(unchecked: renderBudgetMegabytes)
     }
 
     /// Blurs the label with a Gaussian of `style.radius` and keeps the result; calling it again
@@ -103,7 +111,7 @@ public final class BlurredLabel {
     package var padding: Int { pipeline.padding(radius: style.radius) }
 
     /// The pipeline that makes this label's pictures; the label caches its steps.
-    package var pipeline: LabelPipeline { LabelPipeline(style: style) }
+    package var pipeline: LabelPipeline { LabelPipeline(style: style, budget: budget) }
 
     // MARK: - caches
 

@@ -10,8 +10,9 @@ public enum FitToCanvas {
     /// `style` with its text size set to the largest that fits `style.canvas` for `text` at blur
     /// `radius` (the style's own radius when nil; an animation passes its largest), searched from
     /// `minimumSize` to `maximumSize` (nil, the default: the largest size accepted). Throws
-    /// `LabelError.doesNotFit` when even the minimum is too large, and `LabelError.fitWithoutCanvas`
-    /// when the style has no canvas.
+    /// `LabelError.doesNotFit` when even the minimum is too large, `LabelError.fitWithoutCanvas`
+    /// when the style has no canvas, and `LabelError.overBudget` when the label at the minimum
+    /// size would take more than `renderBudgetMegabytes` (a larger size over it does not fit).
     ///
     /// The content measured is what the picture places on the canvas: the ink box padded by the
     /// blur's reach and `style.padding`; in secure mode the decoy's, measured for every digit so
@@ -26,8 +27,10 @@ public enum FitToCanvas {
         radius: BlurRadius? = nil,
         unreadable: Bool = false,
         minimumSize: Double = defaultMinimumSize,
-        maximumSize: Double? = nil
+        maximumSize: Double? = nil,
+        renderBudgetMegabytes: Int = 64
     ) throws -> LabelStyle {
+        let budget = try RenderBudget(megabytes: renderBudgetMegabytes)
         let maximumSize = maximumSize ?? Limits.maximumFontSize
         guard let canvas = style.canvas else { throw LabelError.fitWithoutCanvas }
         guard minimumSize.isFinite, maximumSize.isFinite, minimumSize > 0, minimumSize <= maximumSize,
@@ -49,8 +52,10 @@ public enum FitToCanvas {
             sized.typography.size = Double(quarters) * step
             let width: Int
             let height: Int
-            do { (width, height) = try contentSize(text, style: sized) } catch ImageError.invalidSize {
+            do { (width, height) = try contentSize(text, style: sized, budget: budget) } catch ImageError.invalidSize {
                 return false  // ink larger than any image may be: certainly larger than the canvas
+            } catch LabelError.overBudget where quarters > low {
+                return false  // too costly to measure at this size; the minimum's cost is said
             }
             let pad = pad(sized.typography.size)
             return width == 0 || (width + 2 * pad <= canvas.width && height + 2 * pad <= canvas.height)
@@ -71,8 +76,12 @@ public enum FitToCanvas {
 
     /// The ink box of what the picture blurs: the text, or in secure mode the union of the decoy's
     /// ink boxes with each digit in every place (tabular figures put every digit in one cell).
-    static func contentSize(_ text: String, style: LabelStyle) throws -> (width: Int, height: Int) {
-        let pipeline = LabelPipeline(style: style)
+    static func contentSize(
+        _ text: String,
+        style: LabelStyle,
+        budget: RenderBudget = .standard
+    ) throws -> (width: Int, height: Int) {
+        let pipeline = LabelPipeline(style: style, budget: budget)
         guard let secure = style.secure else {
             let mask = try pipeline.renderText(text).mask
             return (mask.width, mask.height)

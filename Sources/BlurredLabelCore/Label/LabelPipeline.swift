@@ -13,9 +13,20 @@
 /// the command line's `render`, `animate` and `batch` call it.
 public struct LabelPipeline: Sendable {
     package let style: LabelStyle
+    /// The working memory one label may take: a text and style over it are refused
+    /// (`LabelError.overBudget`) once shaped, before anything is drawn.
+    package let budget: RenderBudget
 
-    public init(style: LabelStyle = LabelStyle()) {
+    /// A pipeline for labels in `style`, each render within `renderBudgetMegabytes` MiB of
+    /// working memory (64 unless given; `LabelError.overBudget` when a label would need more,
+    /// `LabelError.badBudget` for a budget outside 1…1048576).
+    public init(style: LabelStyle = LabelStyle(), renderBudgetMegabytes: Int = 64) {
+        self.init(style: style, budget: RenderBudget(unchecked: renderBudgetMegabytes))
+    }
+
+    package init(style: LabelStyle, budget: RenderBudget) {
         self.style = style
+        self.budget = budget
     }
 
     // MARK: - text
@@ -28,10 +39,27 @@ public struct LabelPipeline: Sendable {
     }
 
     /// `text` set and rasterized (its ink box). Refuses text over `Limits.maximumTextScalars`
-    /// before laying anything out.
+    /// before laying anything out, and a label over the budget (its picture at the style's
+    /// radius, `LabelCost`) once laid out, before any glyph is drawn.
     package func renderText(_ text: String) throws -> RenderedText {
         try Self.checkLength(text)
-        return try TextRenderer.render(text, style: textStyle)
+        return try TextRenderer.render(text, style: textStyle) { ink in try cost(of: ink).check(budget) }
+    }
+
+    /// What the label's picture at the style's radius will cost when its text rasterizes as `ink`.
+    package func cost(of ink: InkEstimate) -> LabelCost {
+        LabelCost(ink: ink, style: style, padding: padding(radius: style.radius))
+    }
+
+    /// The cost of `text`'s picture (in secure mode its decoy's), from shaping alone: nothing
+    /// is drawn, and a secret is never laid out. Refuses what `source(of:)` refuses before
+    /// laying out.
+    package func cost(of text: String) throws -> LabelCost {
+        try checkSource(text)
+        let shown = decoy() ?? text
+        try Self.checkLength(shown)
+        let style = textStyle
+        return cost(of: InkEstimate(try TextLayout(text: shown, style: style), style: style))
     }
 
     /// Secure mode's decoy: random digits in the declared format, never the text. nil outside
@@ -108,9 +136,17 @@ public struct LabelPipeline: Sendable {
     }
 
     /// Step 3: `ink` blurred with a Gaussian of `radius` (transparent edges), on up to `threads`
-    /// threads (nil: every core, when the ink is large enough to share).
-    package func blurred(_ ink: LabelInk, radius: BlurRadius, threads: Int? = nil) -> LabelInk {
-        let blur = GaussianBlur(radius: radius, edges: .transparent)
+    /// threads (nil: every core, when the ink is large enough to share). The blur's large scratch
+    /// is freed when it is done (a label's memory is its budget alone, docs/serve.md "Under
+    /// load"), unless `keepingScratch` (blur levels reuse it for the next level).
+    package func blurred(
+        _ ink: LabelInk,
+        radius: BlurRadius,
+        threads: Int? = nil,
+        keepingScratch: Bool = false
+    ) -> LabelInk {
+        var blur = GaussianBlur(radius: radius, edges: .transparent)
+        blur.keepsLargeScratch = keepingScratch
         switch ink {
         case let .coverage(mask): return .coverage(blur.apply(to: mask, threads: threads))
         case let .color(image): return .color(blur.apply(to: image, threads: threads))

@@ -122,6 +122,9 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
     case fitWithoutCanvas
     case badFitRange(minimum: Double, maximum: Double)
     case doesNotFit(width: Int, height: Int, minimumSize: Double)
+    /// The label would need more working memory than its `RenderBudget` (`megabytes` of `limit`).
+    case overBudget(width: Int, height: Int, megabytes: Int, limit: Int)
+    case badBudget(Int)
 
     public var description: String {
         switch self {
@@ -140,6 +143,11 @@ public enum LabelError: Error, Equatable, CustomStringConvertible {
         case let .badFitRange(minimum, maximum):
             return
                 "fit sizes must satisfy 0 < minimum <= maximum <= \(Int(Limits.maximumFontSize)) px, got \(minimum) to \(maximum)"
+        case let .overBudget(w, h, megabytes, limit):
+            return
+                "the label would be \(w)x\(h) px and need about \(megabytes) MB to render, over its budget of \(limit) MB"
+        case let .badBudget(megabytes):
+            return "the render budget must be from 1 to \(Limits.maximumRenderMegabytes) MB, got \(megabytes)"
         case let .doesNotFit(w, h, size):
             return
                 "the label does not fit a \(w)x\(h) canvas even at the minimum size of \(size) px (give a larger canvas, a smaller minimum size or radius, or less padding)"

@@ -24,6 +24,12 @@ package enum Limits {
     package static let maximumCanvasSide = CanvasSize.maximumSide
     /// Pixels in any one image (2^28: 1 GiB of RGBA).
     package static let maximumPixels = Image.maximumPixels
+    /// One label's working memory in MiB (`RenderBudget`), by default and at most: checked from
+    /// the shaped text before anything is drawn (`--max-render-mb`, `BLURLABEL_MAX_RENDER_MB`).
+    package static let defaultRenderMegabytes = 64  // the library initialisers' literal default too
+    package static let maximumRenderMegabytes = 1 << 20
+    /// Glyph bitmaps a rendering thread keeps between labels (outline and colour caches).
+    package static let glyphCacheBytesPerThread = GlyphWorkspace.cacheByteLimit + GlyphWorkspace.colorCacheByteLimit
     /// Blur steps of blur levels and animations.
     package static let maximumSteps = 1000
     /// Unicode scalars in a label's text, checked before anything is laid out.

@@ -41,16 +41,8 @@ enum ColorGlyphs {
     /// FreeType cannot set an arbitrary size on a bitmap-only face: the strike is selected and the
     /// scaling done here.
     static func strike(face: FT_Face, key: GlyphRasterizer.Key) -> ColorGlyphBitmap? {
-        let count = Int(face.pointee.num_fixed_sizes)
-        guard count > 0, let sizes = face.pointee.available_sizes else { return nil }
-        var best = 0
-        for i in 0..<count {
-            let ppem = sizes[i].y_ppem
-            let chosen = sizes[best].y_ppem
-            // The smallest strike at least as large as the size, else the largest.
-            if (chosen < key.size && ppem > chosen) || (ppem >= key.size && ppem < chosen) { best = i }
-        }
-        guard FT_Select_Size(face, FT_Int(best)) == 0,
+        guard let best = strikeIndex(face: face, size: key.size), let sizes = face.pointee.available_sizes,
+            FT_Select_Size(face, FT_Int(best)) == 0,
             FT_Load_Glyph(face, key.glyph, FT_Int32(FT_LOAD_COLOR)) == 0,
             let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_BITMAP
         else { return nil }
@@ -83,6 +75,20 @@ enum ColorGlyphs {
         let originX = Double(slot.pointee.bitmap_left) * scale + Double(key.subX) / 64
         let originY = -Double(slot.pointee.bitmap_top) * scale + Double(key.subY) / 64
         return Resampler.scale(source, width: width, height: height, scale: scale, originX: originX, originY: originY)
+    }
+
+    /// The strike drawn at `size` (26.6): the smallest at least as large, else the largest; nil
+    /// when the face has none.
+    static func strikeIndex(face: FT_Face, size: Int) -> Int? {
+        let count = Int(face.pointee.num_fixed_sizes)
+        guard count > 0, let sizes = face.pointee.available_sizes else { return nil }
+        var best = 0
+        for i in 0..<count {
+            let ppem = sizes[i].y_ppem
+            let chosen = sizes[best].y_ppem
+            if (chosen < size && ppem > chosen) || (ppem >= size && ppem < chosen) { best = i }
+        }
+        return best
     }
 
     // MARK: - COLR layers

@@ -115,14 +115,21 @@ final class GlyphWorkspace {
     /// each with its font, which keeps the bytes the face reads alive as long as the face, and
     /// the library of its own when it was the font's spare.
     private var faces: [(font: Font, face: FT_Face, ownLibrary: FT_Library?)] = []
+    /// Glyphs drawn so far, bounded by entries and by bytes (what a thread keeps between labels).
     private var cache: [GlyphRasterizer.Key: GlyphBitmap] = [:]
+    private var cacheBytes = 0
     /// Colour glyphs drawn so far (nil for a glyph of a colour font that has no colour form),
-    /// bounded by entries and by bytes: one emoji at 2000 px is 25 MB.
+    /// bounded by entries and by bytes (one emoji at 2000 px is 16 MB: not kept, drawn again).
     private var colorCache: [GlyphRasterizer.Key: ColorGlyphBitmap?] = [:]
     private var colorCacheBytes = 0
+    /// Glyph extents measured so far (`GlyphExtent.of`), a few words each.
+    private var extents: [GlyphRasterizer.Key: GlyphExtent] = [:]
     private static let cacheLimit = 20_000
     private static let colorCacheLimit = 4096
-    private static let colorCacheByteLimit = 64 << 20
+    /// The bytes of bitmaps each cache keeps between labels: with the colour cache's, what a
+    /// rendering thread holds beyond a render's own working memory (docs/serve.md, "Under load").
+    package static let cacheByteLimit = 8 << 20
+    package static let colorCacheByteLimit = 8 << 20
     private static let faceLimit = 64
 
     init() {}
@@ -154,8 +161,23 @@ final class GlyphWorkspace {
         if let hit = cache[key] { return hit }
         guard let face = face(for: font) else { return GlyphRasterizer.empty }
         let made = GlyphRasterizer.render(face: face, key: key)
-        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+        // A bitmap larger than the whole cache is not kept (drawn again when asked again).
+        guard made.coverage.count <= Self.cacheByteLimit else { return made }
+        if cache.count >= Self.cacheLimit || cacheBytes + made.coverage.count > Self.cacheByteLimit {
+            cache.removeAll(keepingCapacity: true)
+            cacheBytes = 0
+        }
         cache[key] = made
+        cacheBytes += made.coverage.count
+        return made
+    }
+
+    /// A glyph's extent: cached, or measured by `make` with this thread's face for `font`.
+    func extent(key: GlyphRasterizer.Key, font: Font, make: (FT_Face) -> GlyphExtent) -> GlyphExtent {
+        if let hit = extents[key] { return hit }
+        let made = face(for: font).map(make) ?? .empty
+        if extents.count >= Self.cacheLimit { extents.removeAll(keepingCapacity: true) }
+        extents[key] = made
         return made
     }
 
@@ -164,6 +186,7 @@ final class GlyphWorkspace {
         if let hit = colorCache[key] { return hit }
         let made = face(for: font).flatMap(make)
         let bytes = made?.rgba.count ?? 0
+        guard bytes <= Self.colorCacheByteLimit else { return made }
         if colorCache.count >= Self.colorCacheLimit || colorCacheBytes + bytes > Self.colorCacheByteLimit {
             colorCache.removeAll(keepingCapacity: true)
             colorCacheBytes = 0
@@ -179,8 +202,10 @@ final class GlyphWorkspace {
         if faces.count >= Self.faceLimit {
             closeFaces()
             cache.removeAll()
+            cacheBytes = 0
             colorCache.removeAll()
             colorCacheBytes = 0
+            extents.removeAll()
         }
         if let spare = font.takeSpareFace() {
             faces.append((font, spare.face, spare.library))

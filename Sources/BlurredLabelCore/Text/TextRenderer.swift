@@ -18,11 +18,92 @@ package struct RenderedText: Sendable {
     package let colorLayer: Image?
 }
 
+/// What rasterizing a laid-out text will make and hold, known from its glyphs' extents before
+/// anything is drawn (`TextRenderer.render`'s `check`): upper bounds, never less than the
+/// drawing takes.
+package struct InkEstimate: Sendable {
+    /// The coverage mask's size at most.
+    package let width: Int
+    package let height: Int
+    /// Glyphs placed.
+    package let glyphs: Int
+    /// Bytes of glyph bitmaps held together while the text is composed.
+    package let keptBytes: Int
+    /// The most one glyph's drawing needs for a moment beyond what it keeps.
+    package let transientBytes: Int
+    /// Whether a colour layer (RGBA, the mask's size) is made beside the mask.
+    package let hasColor: Bool
+
+    /// Memory for the layout itself, a glyph: its shaping, placement and piece lists.
+    static let bytesPerGlyph = 256
+
+    init(_ layout: TextLayout, style: TextStyle) {
+        let outline = Int((style.outlineWidth * 64).rounded())
+        var minX = Int.max
+        var minY = Int.max
+        var maxX = Int.min
+        var maxY = Int.min
+        var everyGlyph = 0
+        var distinct = 0
+        var uncached = 0
+        var seen = Set<GlyphRasterizer.Key>()
+        var transient = 0
+        var color = false
+        for placed in layout.glyphs {
+            let extent = GlyphExtent.of(font: placed.font, glyph: placed.glyph, size: style.size, outline: outline)
+            guard !extent.isEmpty else { continue }
+            // As `TextRenderer.render` places the bitmap: from the pen's whole pixel.
+            let x = (placed.x * 64).rounded()
+            let y = (placed.y * 64).rounded()
+            let wholeX = Int((x / 64).rounded(.down))
+            let wholeY = Int((y / 64).rounded(.down))
+            minX = min(minX, wholeX + extent.left)
+            minY = min(minY, wholeY + extent.top)
+            maxX = max(maxX, wholeX + extent.right)
+            maxY = max(maxY, wholeY + extent.bottom)
+            everyGlyph += extent.keptBytes
+            transient = max(transient, extent.transientBytes)
+            color = color || extent.isColor
+            let key = GlyphRasterizer.Key(
+                font: placed.font.identity,
+                glyph: placed.glyph,
+                size: 0,
+                subX: Int(x) - wholeX * 64,
+                subY: Int(y) - wholeY * 64,
+                outline: 0
+            )
+            // A bitmap larger than the thread's cache is drawn anew each time.
+            let cacheLimit = extent.isColor ? GlyphWorkspace.colorCacheByteLimit : GlyphWorkspace.cacheByteLimit
+            if extent.keptBytes > cacheLimit {
+                uncached += extent.keptBytes
+            } else if seen.insert(key).inserted {
+                distinct += extent.keptBytes
+            }
+        }
+        // A glyph drawn again shares its cached bitmap, unless the thread's cache was emptied
+        // (full) between the two: each emptying can make every distinct bitmap once more.
+        let emptyings = seen.count / 4096 + distinct / GlyphWorkspace.cacheByteLimit + 1
+        width = minX < maxX ? maxX - minX : 0
+        height = minX < maxX ? maxY - minY : 0
+        glyphs = layout.glyphs.count
+        keptBytes = min(everyGlyph, uncached + distinct * (1 + emptyings))
+        transientBytes = transient
+        hasColor = color
+    }
+}
+
 /// Sets and rasterizes text.
 package enum TextRenderer {
-    /// The text's coverage mask in `style`. Throws for invalid sizes or features.
-    package static func render(_ text: String, style: TextStyle) throws -> RenderedText {
+    /// The text's coverage mask in `style`. Throws for invalid sizes or features. `check` is
+    /// given what the drawing will cost once the text is laid out, before any glyph is drawn, and
+    /// may refuse it by throwing.
+    package static func render(
+        _ text: String,
+        style: TextStyle,
+        check: ((InkEstimate) throws -> Void)? = nil
+    ) throws -> RenderedText {
         let layout = try TextLayout(text: text, style: style)
+        if let check { try check(InkEstimate(layout, style: style)) }
         let outline = Int((style.outlineWidth * 64).rounded())
         var pieces: [(bitmap: GlyphBitmap, x: Int, y: Int)] = []
         var colorPieces: [(bitmap: ColorGlyphBitmap, x: Int, y: Int)] = []
