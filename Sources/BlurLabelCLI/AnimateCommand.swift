@@ -66,7 +66,10 @@ enum AnimateCommand {
         options: [
             CommonOptions.output.spec, frames.spec, image.spec, tint.spec, steps.spec, maxRadius.spec, duration.spec,
             reverse.spec, bounce.spec, CommonOptions.maxPixels.spec, compression.spec,
-        ] + LabelOptions.specs.filter { $0.key != LabelOptions.radius.key },
+        ]
+            + LabelOptions.specs.filter {
+                $0.key != LabelOptions.radius.key && $0.key != DevicePixelRatio.option.key
+            },
         details: """
             Step i has sigma = R * i / N. Every frame has the canvas of the largest radius, so nothing jumps.
             With --secure every frame is blurred from a decoy of the --format, and the sharp frame is left

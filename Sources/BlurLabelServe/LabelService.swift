@@ -12,6 +12,8 @@ final class LabelService: Sendable {
 
     let keys: Keys
     let unsigned: Bool
+    /// The presets a URL may name (`preset:NAME`), and whether it may name nothing else.
+    let presets: Presets
     let cache: PNGCache?
     /// One render's working memory at most (`--max-render-mb`).
     let budget: RenderBudget
@@ -28,6 +30,7 @@ final class LabelService: Sendable {
     init(
         keys: Keys,
         unsigned: Bool,
+        presets: Presets = Presets(),
         cacheBytes: Int,
         budget: RenderBudget = .standard,
         workers: BoundedWorkers,
@@ -37,6 +40,7 @@ final class LabelService: Sendable {
         self.keys = keys
         self.budget = budget
         self.unsigned = unsigned
+        self.presets = presets
         self.cache = cacheBytes > 0 ? PNGCache(limitBytes: cacheBytes) : nil
         self.workers = workers
         self.inFlight = inFlight
@@ -96,19 +100,25 @@ final class LabelService: Sendable {
                 return .text(403, "invalid signature")
             }
         }
-        let etag = Self.etag(rest)
+        if LabelInfo.isInfo(rest) { return LabelInfo.answer(rest, service: self, responder: responder) }
+        let label: LabelPath
+        do { label = try LabelPath(rest: rest, keys: keys, presets: presets) } catch {
+            return .text(400, error.description)
+        }
+        // The options in any order (or escaped otherwise) are one label: one ETag, one render at a
+        // time. The memory cache stays keyed by the path as sent (its hits need no HMAC).
+        let etag = Self.etag(label.canonical)
         let cached = [("ETag", etag), ("Cache-Control", Self.immutable)]
         if let match = request.header("If-None-Match"), Self.matches(match, etag) {
             return HTTPResponse(status: 304, headers: cached)
         }
-        let label: LabelPath
-        do { label = try LabelPath(rest: rest, keys: keys) } catch { return .text(400, error.description) }
+        let flight = label.canonical
         metrics.cacheMiss()
-        guard flights.join(rest, responder) == .first else { return nil }
+        guard flights.join(flight, responder) == .first else { return nil }
         let accepted = workers.submit { [self] in
             // Clients that all went away (or a server that stopped) leave nobody to answer.
-            guard flights.anyoneWaiting(rest) else {
-                flights.finish(rest, with: .text(503, "nobody is waiting"))
+            guard flights.anyoneWaiting(flight) else {
+                flights.finish(flight, with: .text(503, "nobody is waiting"))
                 return
             }
             let response: HTTPResponse
@@ -121,10 +131,10 @@ final class LabelService: Sendable {
             } catch {
                 response = .text(400, "\(error)")
             }
-            flights.finish(rest, with: response)
+            flights.finish(flight, with: response)
         }
         guard accepted else {
-            flights.finish(rest, with: .text(503, "busy: try again", headers: [("Retry-After", "1")]))
+            flights.finish(flight, with: .text(503, "busy: try again", headers: [("Retry-After", "1")]))
             return nil
         }
         return nil

@@ -16,6 +16,7 @@ final class ServeInstance: Sendable {
         let service = LabelService(
             keys: keys,
             unsigned: settings.unsigned,
+            presets: settings.presets,
             cacheBytes: settings.cacheMegabytes << 20,
             budget: settings.renderBudget,
             workers: workers,

@@ -39,44 +39,56 @@ public enum ServeMain {
 
     static func sign(_ arguments: [String], environment: (String) -> String?) -> Int32 {
         do {
-            guard case let .sign(request) = try SignRequest.parse(arguments) else {
-                if case let .help(text) = try SignRequest.parse(arguments) { say(text + "\n", to: STDOUT_FILENO) }
+            let request: SignRequest
+            switch try SignRequest.parse(arguments, environment: environment) {
+            case let .help(text):
+                say(text + "\n", to: STDOUT_FILENO)
                 return 0
+            case let .sign(parsed): request = parsed
             }
             let keys = try Keys(environment: environment)
-            var textSegment: String
-            if request.encrypt {
-                guard let key = keys.encryption.first else {
-                    throw Keys.Failure(description: "--encrypt needs BLURLABEL_ENC_KEY (64 hexadecimal digits)")
-                }
-                guard let sealed = Crypto.seal(Array(request.text.utf8), key: key) else {
-                    throw Keys.Failure(description: "encryption failed")
-                }
-                textSegment = "enc:" + Base64URL.encode(sealed)
+            let path = try path(request, keys: keys)
+            if request.json {
+                let size = try URLLabelOptions.size(request.options, text: request.text)
+                say(LabelInfo.json(path: path, width: size.width, height: size.height) + "\n", to: STDOUT_FILENO)
             } else {
-                textSegment = Base64URL.encode(Array(request.text.utf8))
+                say(path + "\n", to: STDOUT_FILENO)
             }
-            let rest =
-                request.pairs.map { "/" + LabelPath.percentEncoded($0.name) + ":" + LabelPath.percentEncoded($0.value) }
-                .joined() + "/" + textSegment + ".png"
-            textSegment = ""
-            let signature: String
-            if request.unsigned {
-                signature = "unsafe"
-            } else {
-                guard let pair = keys.signing.first else {
-                    throw Keys.Failure(
-                        description: "no BLURLABEL_KEY and BLURLABEL_SALT in the environment (or give --unsigned)"
-                    )
-                }
-                signature = Keys.signature(of: rest, key: pair.key, salt: pair.salt)
-            }
-            say("/\(signature)\(rest)\n", to: STDOUT_FILENO)
             return 0
         } catch {
             say("blurlabel sign: \(error)\n", to: STDERR_FILENO)
             return 2
         }
+    }
+
+    /// The signed path `sign` prints for `request`: `/SIGNATURE/options…/TEXT.png`.
+    static func path(_ request: SignRequest, keys: Keys) throws -> String {
+        var textSegment: String
+        if request.encrypt {
+            guard let key = keys.encryption.first else {
+                throw Keys.Failure(description: "--encrypt needs BLURLABEL_ENC_KEY (64 hexadecimal digits)")
+            }
+            guard let sealed = EncryptedText.segment(request.text, key: key) else {
+                throw Keys.Failure(description: "encryption failed")
+            }
+            textSegment = sealed
+        } else {
+            textSegment = Base64URL.encode(Array(request.text.utf8))
+        }
+        let rest = URLPairs.segments(request.pairs) + "/" + textSegment + ".png"
+        textSegment = ""
+        let signature: String
+        if request.unsigned {
+            signature = "unsafe"
+        } else {
+            guard let pair = keys.signing.first else {
+                throw Keys.Failure(
+                    description: "no BLURLABEL_KEY and BLURLABEL_SALT in the environment (or give --unsigned)"
+                )
+            }
+            signature = Keys.signature(of: rest, key: pair.key, salt: pair.salt)
+        }
+        return "/\(signature)\(rest)"
     }
 
     static func serve(_ arguments: [String], environment: (String) -> String?) -> Int32 {

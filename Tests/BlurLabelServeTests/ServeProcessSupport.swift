@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import Foundation
 
 @testable import BlurLabelServe
@@ -95,7 +96,8 @@ final class ServeProcess: Sendable {
 
     /// An `/unsafe/` path for `text` with `pairs`.
     static func path(_ text: String, _ pairs: [(String, String)] = []) -> String {
-        "/unsafe" + pairs.map { "/\(LabelPath.percentEncoded($0.0)):\(LabelPath.percentEncoded($0.1))" }.joined()
-            + "/" + Base64URL.encode(Array(text.utf8)) + ".png"
+        "/unsafe" + URLPairs.segments(pairs.map { (name: $0.0, value: $0.1) }) + "/"
+            + Base64URL.encode(Array(text.utf8))
+            + ".png"
     }
 }

@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 import Foundation
 import HTTPServer
@@ -30,6 +31,7 @@ final class TestServer: Sendable {
     init(
         environment: [String: String] = TestKeys.environment,
         unsigned: Bool = false,
+        presets: Presets = Presets(),
         cacheBytes: Int = 1 << 20,
         budget: RenderBudget = .standard,
         workers workerCount: Int = 2,
@@ -44,6 +46,7 @@ final class TestServer: Sendable {
         let service = LabelService(
             keys: keys,
             unsigned: unsigned,
+            presets: presets,
             cacheBytes: cacheBytes,
             budget: budget,
             workers: workers,
@@ -75,14 +78,12 @@ final class TestServer: Sendable {
     ) -> String {
         let segment: String
         if encrypted {
-            let sealed = Crypto.seal(Array(text.utf8), key: Keys.hex(Substring(TestKeys.encKey))!)!
-            segment = "enc:" + Base64URL.encode(sealed)
+            segment = EncryptedText.segment(text, key: Keys.hex(Substring(TestKeys.encKey))!)!
         } else {
             segment = Base64URL.encode(Array(text.utf8))
         }
         let rest =
-            pairs.map { "/\(LabelPath.percentEncoded($0.0)):\(LabelPath.percentEncoded($0.1))" }.joined() + "/"
-            + segment + ".png"
+            URLPairs.segments(pairs.map { (name: $0.0, value: $0.1) }) + "/" + segment + ".png"
         let signature = Keys.signature(of: rest, key: Keys.hex(Substring(key))!, salt: Keys.hex(Substring(salt))!)
         return "/" + signature + rest
     }

@@ -80,10 +80,10 @@ struct SigningTests {
 
     @Test func percentEncodingRoundTripsAndRefusesControls() {
         let value = "##.## € / %:x"
-        #expect(LabelPath.percentDecoded(Substring(LabelPath.percentEncoded(value))) == value)
-        #expect(LabelPath.percentDecoded("%zz") == nil)
-        #expect(LabelPath.percentDecoded("%0A") == nil)
-        #expect(LabelPath.percentDecoded("%FF") == nil)
+        #expect(URLPairs.percentDecoded(Substring(URLPairs.percentEncoded(value))) == value)
+        #expect(URLPairs.percentDecoded("%zz") == nil)
+        #expect(URLPairs.percentDecoded("%0A") == nil)
+        #expect(URLPairs.percentDecoded("%FF") == nil)
     }
 
     @Test func entityTagsMatchLikeIfNoneMatch() {

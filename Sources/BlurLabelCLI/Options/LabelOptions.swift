@@ -130,6 +130,7 @@ enum LabelOptions {
         font.spec, size.spec, radius.spec, color.spec, background.spec, canvas.spec, fit.spec, minimumSize.spec,
         padding.spec, features.spec, language.spec, direction.spec, align.spec, lineSpacing.spec,
         letterSpacing.spec, maxWidth.spec, outline.spec, noSystemFonts.spec, secure.spec, format.spec, seed.spec,
+        DevicePixelRatio.option.spec,
     ]
 
     /// The options' names, as manifest keys and label URLs use them.
@@ -152,13 +153,27 @@ enum LabelOptions {
 
     /// A label style from given options (a command line's, a manifest line's or a URL's). With
     /// `--fit` the size is the largest at which `text` fits the canvas within `budget`, blurred
-    /// at `fitRadius` (default: the style's radius; an animation gives its largest).
+    /// at `fitRadius` (default: the style's radius; an animation gives its largest). At `--dpr N`
+    /// every length of that 1x style is N times (`DevicePixelRatio`).
     static func style(
         _ options: GivenOptions,
         text: String,
         fitRadius: BlurRadius? = nil,
         budget: RenderBudget = .standard,
         fonts: FontNames = .filesOrFamilies
+    ) throws -> LabelStyle {
+        let style = try oneXStyle(options, text: text, fitRadius: fitRadius, budget: budget, fonts: fonts)
+        let ratio = try DevicePixelRatio.option.value(in: options)
+        return try DevicePixelRatio.scaled(style, by: ratio, text: text, budget: budget)
+    }
+
+    /// The style at 1x, fitted.
+    static func oneXStyle(
+        _ options: GivenOptions,
+        text: String,
+        fitRadius: BlurRadius?,
+        budget: RenderBudget,
+        fonts: FontNames
     ) throws -> LabelStyle {
         let style = try unfittedStyle(options, fonts: fonts)
         let minimum = try minimumSize.isGiven(in: options) ? minimumSize.value(in: options) : nil

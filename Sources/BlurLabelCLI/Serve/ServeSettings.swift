@@ -24,6 +24,8 @@ package struct ServeSettings: Sendable {
     package var metricsAddress: (host: String, port: UInt16)? = nil
     /// Labels are served under this path (`/labels`), which the signature does not cover; "" for none.
     package var pathPrefix = ""
+    /// The presets URLs may name (`--preset`, `BLURLABEL_PRESETS`) and `--only-presets`.
+    package var presets = Presets()
 
     /// What `blurlabel serve ARGUMENTS` asks for.
     package enum Parsed {
@@ -159,6 +161,18 @@ package struct ServeSettings: Sendable {
         ),
         variable: "BLURLABEL_PATH_PREFIX"
     )
+    static let preset = Option(
+        "preset",
+        .repeated("NAME=OPTIONS"),
+        default: [],
+        shown: "none",
+        help:
+            "options a URL names as preset:NAME, written as in a URL (tag=size:32/radius:6); env BLURLABEL_PRESETS (NAME=OPTIONS;NAME=OPTIONS)"
+    )
+    static let onlyPresets = Option(
+        flag: "only-presets",
+        help: "refuse every URL option but preset:NAME (BLURLABEL_ONLY_PRESETS=1)"
+    )
     static let unsigned = Option(
         flag: "unsigned",
         help: "serve /unsafe/ URLs without a key, on loopback only (BLURLABEL_UNSIGNED=1)"
@@ -175,6 +189,7 @@ package struct ServeSettings: Sendable {
         options: [
             listen.spec, workers.spec, queue.spec, ioThreads.spec, cacheMegabytes.spec, renderMegabytes.spec,
             timeout.spec, connections.spec, drain.spec, shutdownDelay.spec, metricsListen.spec, pathPrefix.spec,
+            preset.spec, onlyPresets.spec,
             unsigned.spec, noAccessLog.spec,
         ],
         details: """
@@ -223,6 +238,7 @@ package struct ServeSettings: Sendable {
             settings.connections = try connections.value(options, environment)
             settings.drainSeconds = try drain.value(options, environment)
             settings.shutdownDelaySeconds = try shutdownDelay.value(options, environment)
+            settings.presets = try presets(options, only: parsed.has(onlyPresets.name), environment)
         } catch let error as UsageError {
             throw URLLabelOptions.Failure(error.message)
         } catch {
@@ -236,6 +252,23 @@ package struct ServeSettings: Sendable {
             )
         }
         return .run(settings)
+    }
+
+    /// The presets of `BLURLABEL_PRESETS`, then the `--preset` options (a name given again
+    /// replaces the earlier definition); `--only-presets` or `BLURLABEL_ONLY_PRESETS=1` needs one.
+    static func presets(
+        _ options: GivenOptions,
+        only: Bool,
+        _ environment: (String) -> String?
+    ) throws -> Presets {
+        var presets = Presets()
+        if let list = environment("BLURLABEL_PRESETS") { try presets.add(list: list, from: "BLURLABEL_PRESETS") }
+        for definition in try preset.value(in: options) { try presets.add(definition, from: preset.name) }
+        presets.only = only || environment("BLURLABEL_ONLY_PRESETS") == "1"
+        if presets.only && presets.names.isEmpty {
+            throw URLLabelOptions.Failure("\(onlyPresets.name) needs at least one --preset (or BLURLABEL_PRESETS)")
+        }
+        return presets
     }
 
     /// The address a listen setting gives (its option, else its variable), checked; nil when neither is given.

@@ -1,7 +1,7 @@
 import BlurredLabelCore
 
-/// What `blurlabel sign TEXT [label options]` asks for: the options as URL pairs, in the order
-/// given, checked as `render` checks them. The signing itself is in `blurlabel-serve` (crypto).
+/// What `blurlabel sign TEXT [label options]` asks for: the options as URL pairs in their
+/// canonical order (`URLPairs.canonical`), checked as `render` checks them. The signing itself is in `blurlabel-serve` (crypto).
 package struct SignRequest: Sendable {
     package var pairs: [(name: String, value: String)] = []
     package var text = ""
@@ -9,6 +9,10 @@ package struct SignRequest: Sendable {
     package var encrypt = false
     /// An /unsafe/ path, for a server started with --unsigned.
     package var unsigned = false
+    /// Print `{"path":…,"width":…,"height":…}`, the size from `options`.
+    package var json = false
+    /// The label's options, a preset expanded (what the size is measured with).
+    package var options = GivenOptions()
 
     package enum Parsed {
         case help(String)
@@ -20,14 +24,27 @@ package struct SignRequest: Sendable {
         help: "carry the text encrypted (enc:, AES-256-GCM under BLURLABEL_ENC_KEY)"
     )
     static let unsigned = Option(flag: "unsigned", help: "an /unsafe/ path for a server started with --unsigned")
+    static let json = Option(
+        flag: "json",
+        help: "print {\"path\":...,\"width\":W,\"height\":H}: the picture's size, measured without drawing it"
+    )
+    static let preset = Option<String?>(
+        Presets.option,
+        .text("NAME"),
+        shown: "none",
+        help: "name a preset of the server (preset:NAME); checked against BLURLABEL_PRESETS when set"
+    )
 
     static let spec = CommandSpec(
         name: "sign",
         summary: "print a signed URL path for a label, for 'blurlabel serve' (docs/serve.md)",
         positionals: ["TEXT"],
-        options: LabelOptions.specs + [CommonOptions.compression.spec, encrypt.spec, unsigned.spec],
+        options: LabelOptions.specs + [
+            CommonOptions.compression.spec, preset.spec, encrypt.spec, unsigned.spec,
+            json.spec,
+        ],
         details: """
-            Prints /SIGNATURE/name:value/.../TEXT.png, signed with the first pair of BLURLABEL_KEY and
+            Prints /SIGNATURE/name:value/.../TEXT.png, the options sorted by name, signed with the first pair of BLURLABEL_KEY and
             BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)). TEXT '-'
             reads the text from standard input (one final line break dropped), so a secret is never
             in argv or the shell's history: printf %s "$PRICE" | blurlabel sign --encrypt -
@@ -38,7 +55,8 @@ package struct SignRequest: Sendable {
     /// standard input), so a secret need not sit in argv or a shell's history.
     package static func parse(
         _ arguments: [String],
-        standardInput: () throws -> [UInt8] = { try FileIO.read("-", limit: standardInputLimit) }
+        standardInput: () throws -> [UInt8] = { try FileIO.read("-", limit: standardInputLimit) },
+        environment: (String) -> String? = { _ in nil }
     ) throws -> Parsed {
         let parsed: ParsedArguments
         do { parsed = try spec.parse(arguments) } catch let error as UsageError {
@@ -50,12 +68,24 @@ package struct SignRequest: Sendable {
         if request.text == "-" { request.text = try text(fromStandardInput: try standardInput()) }
         request.encrypt = parsed.has(encrypt.name)
         request.unsigned = parsed.has(unsigned.name)
-        for given in parsed.given where given.name != encrypt.name && given.name != unsigned.name {
+        request.json = parsed.has(json.name)
+        let own = [encrypt.name, unsigned.name, json.name]
+        for given in parsed.given where !own.contains(given.name) {
             let name = String(given.name.dropFirst(2))
             if let at = request.pairs.firstIndex(where: { $0.name == name }) { request.pairs.remove(at: at) }
             request.pairs.append((name, given.value ?? "true"))
         }
-        try URLLabelOptions.check(URLLabelOptions.options(request.pairs), text: request.text)
+        request.pairs = URLPairs.canonical(request.pairs)
+        var presets = Presets()
+        if let list = environment("BLURLABEL_PRESETS") { try presets.add(list: list, from: "BLURLABEL_PRESETS") }
+        // Without the server's presets here, a preset's name is taken on trust and the rest checked.
+        let checked = presets.names.isEmpty ? request.pairs.filter { $0.name != Presets.option } : request.pairs
+        let expanded = URLPairs.canonical(try presets.expanded(checked))
+        request.options = try URLLabelOptions.options(URLLabelOptions.seeded(expanded))
+        try URLLabelOptions.check(request.options, text: request.text)
+        if request.json && checked.count != request.pairs.count {
+            throw URLLabelOptions.Failure("--json with --preset needs BLURLABEL_PRESETS, the preset's options")
+        }
         return .sign(request)
     }
 

@@ -41,6 +41,17 @@ package enum URLLabelOptions {
         return GivenOptions(values)
     }
 
+    /// `pairs` (in their canonical order) with, in secure mode without a seed, a seed made from
+    /// the options alone, so the picture is the same on every instance, for every order of the
+    /// options and for every text of the format's shape (never the system's random).
+    package static func seeded(_ pairs: [URLPairs.Pair]) -> [URLPairs.Pair] {
+        guard pairs.contains(where: { $0.name == "secure" && $0.value == "true" }),
+            !pairs.contains(where: { $0.name == "seed" })
+        else { return pairs }
+        let described = pairs.map { "\($0.name):\($0.value)" }.joined(separator: "/")
+        return pairs + [("seed", String(fnv1a(described) & ((1 << 53) - 1)))]
+    }
+
     /// The PNG `render` would write for `text` with these options (the same pixels, the same
     /// encoder and level), within `budget`. A label that a fixed canvas would clip is refused
     /// (`render` warns of it), never served cut off. Errors are one line without the text.
@@ -63,6 +74,23 @@ package enum URLLabelOptions {
         }
     }
 
+    /// The width and height of the picture `png` would make, without blurring or encoding it:
+    /// a fixed canvas (at `dpr:N` always one), else the picture's size measured as `dpr` measures
+    /// the 1x picture. For `sign --json` and `GET /SIGNATURE/info/…`.
+    package static func size(
+        _ options: GivenOptions,
+        text: String,
+        budget: RenderBudget = .standard
+    ) throws(Failure) -> (width: Int, height: Int) {
+        do {
+            let style = try LabelOptions.style(options, text: text, budget: budget, fonts: .familiesOnly)
+            if let canvas = style.canvas { return (canvas.width, canvas.height) }
+            return try DevicePixelRatio.pictureSize(style, text: text, budget: budget)
+        } catch {
+            throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
+        }
+    }
+
     /// Checks the options as `png` would, without rendering (for `sign`): the values, and that
     /// the label fits a fixed canvas, from its shaped text's extents alone (which bound the ink
     /// from above: a label within a pixel or two of the canvas's edge may be refused here).
@@ -70,8 +98,11 @@ package enum URLLabelOptions {
         do {
             let style = try LabelOptions.style(options, text: text, fonts: .familiesOnly)
             _ = try CommonOptions.compression.value(in: options)
-            // A fitted size fits by construction (measured on the drawn ink).
-            if let canvas = style.canvas, try !LabelOptions.fit.value(in: options) {
+            // A fitted size fits by construction (measured on the drawn ink), and so does the canvas
+            // `dpr` makes from the 1x picture's: only a canvas given, unfitted, is checked.
+            if let canvas = style.canvas, LabelOptions.canvas.isGiven(in: options),
+                try !LabelOptions.fit.value(in: options)
+            {
                 let cost = try LabelPipeline(style: style).cost(of: text)
                 if cost.inkWidth > canvas.width || cost.inkHeight > canvas.height {
                     throw UsageError(message: doesNotFit(canvas))
