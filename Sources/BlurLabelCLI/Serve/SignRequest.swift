@@ -21,7 +21,7 @@ package struct SignRequest: Sendable {
 
     static let encrypt = Option(
         flag: "encrypt",
-        help: "carry the text encrypted (enc:, AES-256-GCM under BLURLABEL_ENC_KEY)"
+        help: "carry the text encrypted (enc:, padded to 32 bytes, AES-256-GCM under BLURLABEL_ENC_KEY)"
     )
     static let unsigned = Option(flag: "unsigned", help: "an /unsafe/ path for a server started with --unsigned")
     static let json = Option(
