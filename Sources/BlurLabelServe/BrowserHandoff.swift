@@ -26,7 +26,7 @@ struct BrowserHandoff: Sendable {
             throw URLLabelOptions.Failure("cannot make a page for the browser in \(folder): \(systemErrorText())")
         }
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let link = Self.escaped(url)
+        let link = htmlEscaped(url)
         let html = """
             <!doctype html>
             <meta charset="utf-8">
@@ -48,20 +48,4 @@ struct BrowserHandoff: Sendable {
 
     /// Removes the file (once the page has loaded, or at exit).
     func remove() { unlink(path) }
-
-    /// `text` for an HTML attribute.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }

@@ -151,7 +151,8 @@ func percentEncodedFileName(_ name: String) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
-func htmlEscaped(_ text: String) -> String {
+/// `text` for HTML text and attribute values: `&`, `<`, `>`, `"` and `'` as entities.
+package func htmlEscaped(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for character in text.unicodeScalars {
