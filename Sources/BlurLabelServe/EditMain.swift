@@ -24,7 +24,7 @@ enum EditMain {
             ) {
                 settings.idleSeconds = idle
             }
-            image = try PNGDecoder.decode(contentsOf: settings.input)
+            image = try decodeStill(settings.input, maxPixels: PNGDecoder.defaultMaxPixels)
             guard let random = randomToken() else { throw URLLabelOptions.Failure("cannot read /dev/urandom") }
             token = random
         } catch {

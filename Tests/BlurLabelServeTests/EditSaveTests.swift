@@ -1,9 +1,9 @@
-import BlurLabelCLI
 import BlurredLabelCore
 import Foundation
 import HTTPServer
 import Testing
 
+@testable import BlurLabelCLI
 @testable import BlurLabelServe
 
 #if canImport(Glibc)
@@ -167,5 +167,20 @@ struct EditSaveTests {
         #expect(unlink(session.folder + "/rects.json") == 0)
         #expect(try session.post("rects", "{\"rects\": []}").status == 200)
         #expect(session.bytes(session.folder + "/rects.json") == Array("{\"rects\": []}".utf8))
+    }
+
+    @Test func anAnimatedPictureIsRefusedAtTheStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edit-apng-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let animation = folder + "/anim.png"
+        let quiet = CommandLineTool.Output(standardOutput: { _ in }, standardError: { _ in })
+        #expect(CommandLineTool.run(["animate", "56.00 €", "--steps", "3", "-o", animation], output: quiet) == 0)
+        // Were it not refused, the server would stop itself after half a second of no request.
+        setenv(EditSettings.idleVariable, "0.5", 1)
+        defer { unsetenv(EditSettings.idleVariable) }
+        #expect(EditMain.run([animation, "-o", folder + "/out.png"]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
     }
 }

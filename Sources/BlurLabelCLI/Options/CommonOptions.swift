@@ -59,7 +59,7 @@ func writePNG(
 
 /// Reads and decodes a still PNG for a command that changes its pixels (`redact`, `blur`): an
 /// animated PNG is refused, since only its first frame would be processed and the others lost.
-func decodeStill(_ path: String, maxPixels: Int) throws -> Image {
+package func decodeStill(_ path: String, maxPixels: Int) throws -> Image {
     let bytes = try FileIO.read(path)
     if PNGDecoder.isAnimated(bytes) {
         throw UsageError(
