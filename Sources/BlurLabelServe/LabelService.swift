@@ -133,10 +133,8 @@ final class LabelService: Sendable {
             }
             flights.finish(flight, with: response)
         }
-        guard accepted else {
-            flights.finish(flight, with: .text(503, "busy: try again", headers: [("Retry-After", "1")]))
-            return nil
-        }
+        // A full queue answers every request of this flight 503 at once, through their responders.
+        if !accepted { flights.finish(flight, with: .text(503, "busy: try again", headers: [("Retry-After", "1")])) }
         return nil
     }
 
