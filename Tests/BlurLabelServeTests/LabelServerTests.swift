@@ -247,13 +247,14 @@ struct LabelServerTests {
         _ = try RawHTTP.request(path, port: server.port)
         _ = try RawHTTP.request(path, port: server.port)
         _ = try RawHTTP.request("/x/y.png", port: server.port)
-        let metrics = try RawHTTP.request("/metrics", port: server.port).text
-        for line in [
+        let expected = [
             "blurlabel_requests_total{status=\"200\"}", "blurlabel_requests_total{status=\"403\"} 1",
             "blurlabel_cache_hits_total 1", "blurlabel_cache_misses_total 1", "blurlabel_renders_total 1",
             "blurlabel_request_duration_seconds_bucket{le=\"+Inf\"}", "blurlabel_queue_depth 0",
             "blurlabel_requests_in_flight 1", "blurlabel_cache_entries 1",
-        ] {
+        ]
+        let metrics = try RawHTTP.metrics(port: server.port) { text in expected.allSatisfy(text.contains) }
+        for line in expected {
             #expect(metrics.contains(line), "\(line)")
         }
     }

@@ -116,7 +116,8 @@ struct ServeOperatorTests {
         let reply = try RawHTTP.request("/metrics", port: metricsPort)
         #expect(reply.status == 200)
         #expect(reply.headers["content-type"] == "text/plain; version=0.0.4")
-        let (_, samples) = Self.parse(reply.text)
+        let notFound = "blurlabel_client_errors_total{reason=\"not_found\"}"
+        let (_, samples) = Self.parse(try RawHTTP.metrics(port: metricsPort) { $0.contains(notFound) })
         #expect(Self.value(samples, "blurlabel_renders_total") == 1)
         // The 404 for /metrics on the label port is counted as a client error of its class.
         #expect(Self.value(samples, "blurlabel_client_errors_total", ["reason": "not_found"]) == 1)
@@ -137,7 +138,10 @@ struct ServeOperatorTests {
         )
         #expect(try RawHTTP.request("/\(notUTF8)/_w.png", port: server.port).status == 400)
         #expect(try RawHTTP.request("/nothing", port: server.port).status == 404)
-        let text = try RawHTTP.request("/metrics", port: server.port).text
+        // Settled once the refusals above are all counted (the last one is the 404).
+        let text = try RawHTTP.metrics(port: server.port) { text in
+            ["signature", "bad_request", "not_found"].allSatisfy { text.contains("{reason=\"\($0)\"}") }
+        }
         let (types, samples) = Self.parse(text)
         for (name, type) in [
             ("process_resident_memory_bytes", "gauge"), ("process_cpu_seconds_total", "counter"),

@@ -198,6 +198,19 @@ enum RawHTTP {
         return reply
     }
 
+    /// `/metrics` once `settled` holds for its text, or the last text after 10 s. A request is
+    /// counted when the server has finished sending it, which can come a moment after the client
+    /// has read the answer (long under ThreadSanitizer), so a test that counts asks again.
+    static func metrics(port: UInt16, until settled: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        var text = try request("/metrics", port: port).text
+        while !settled(text) && Date() < deadline {
+            usleep(50_000)
+            text = try request("/metrics", port: port).text
+        }
+        return text
+    }
+
     /// The first response in `raw`, or nil when there is none.
     static func parse(_ raw: [UInt8]) -> Reply? {
         let separator: [UInt8] = [13, 10, 13, 10]
