@@ -3,7 +3,7 @@
 prices, words and sentences in the embedded fonts' scripts (Latin, Hebrew, Arabic, Devanagari,
 Thai), through most label options (size, σ and `unreadable`, colours, transparent backgrounds,
 canvas and fit, padding, alignment, spacing, wrapping, outline, features, dpr, secure mode with a
-seed, every compression level). Outputs are `NN/NNNNN.png`, a folder per hundred.
+seed, every compression level). Outputs are `NNN/NNNNN.png`, a folder per hundred.
 
     make-test-manifest.py COUNT [--system-fonts] [--font-folder DIR]
 
