@@ -36,6 +36,12 @@ let package = Package(
         // zlib's, in fewer instructions (SmallPNGWriter). Linked from Debian's static archive, like
         // FriBiDi and jansson; zlib stays for streams (libpng, ParallelPNGWriter).
         .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
+        // WebP (libwebp 1.2, no libsharpyuv beside it) from Debian's static archive, like the three above.
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        // libavif's header only, not linked: Codecs/AVIFLibrary.swift opens libavif.so.15 when an
+        // AVIF file is first written or read. Debian ships no static libavif, and the shared one
+        // brings four AV1 codecs (about 20 MB) to every process start.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         // libpng reports errors by longjmp; this shim owns the setjmp so no Swift frame is skipped.
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
@@ -50,10 +56,13 @@ let package = Package(
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
         // The layers below the engine, each depending only on those under it (docs/DESIGN.md, "Modules"):
         // the system layer (locks, worker pool, system calls, files), pixels (pictures, colours, the
-        // per-CPU kernels' choice), codecs (PNG and its deflaters) and text (fonts, shaping, glyphs).
+        // per-CPU kernels' choice), codecs (PNG and its deflaters, WebP, AVIF) and text (fonts, shaping, glyphs).
         .target(name: "BlurLabelSystem", dependencies: ["CThreadSanitizer", "CCPUSet"]),
         .target(name: "BlurLabelPixels", dependencies: ["BlurLabelSystem", "CBlurKernels"]),
-        .target(name: "BlurLabelCodecs", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CPNGShim", "CZlib", "CDeflate", "CBlurKernels"]),
+        .target(
+            name: "BlurLabelCodecs",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CPNGShim", "CZlib", "CDeflate", "CBlurKernels", "CWebP", "CAVIF"]
+        ),
         .target(
             name: "BlurLabelText",
             dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]

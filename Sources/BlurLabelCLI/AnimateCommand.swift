@@ -175,6 +175,10 @@ enum AnimateCommand {
                 message: path == nil ? "missing -o OUT.png or --frames DIR" : "give -o or --frames, not both"
             )
         }
+        if let path, let named = PictureFormat(fileName: path), named != .png {
+            // An animation is an APNG: a .webp or .avif name would hold PNG bytes.
+            throw UsageError(message: "animate writes an animated PNG, not \(named.name): name the output .png")
+        }
         let request = try Request(arguments)
         let frames = try FrameMaker(request, output: output)
         if let folder {

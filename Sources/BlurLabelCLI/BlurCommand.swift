@@ -20,12 +20,11 @@ enum BlurCommand {
         summary: listing.summary,
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output.spec, radius.spec, CommonOptions.tint.spec, CommonOptions.maxPixels.spec,
-            CommonOptions.compression.spec,
-        ],
+            CommonOptions.pictureOutput.spec, radius.spec, CommonOptions.tint.spec, CommonOptions.maxPixels.spec,
+        ] + CommonOptions.encodingSpecs,
         details: """
-            Edges repeat the border pixels. Any PNG colour type is read; the output uses the smallest
-            PNG colour type that stores the result exactly. --tint lays a translucent colour over the
+            Edges repeat the border pixels. Any PNG colour type is read; a PNG output uses the smallest
+            PNG colour type that stores the result exactly (-o x.webp or x.avif: lossy at --quality). --tint lays a translucent colour over the
             blurred pixels (over an opaque picture: blur * (1 - a) + colour * a).
             """
     )
@@ -36,10 +35,10 @@ enum BlurCommand {
         let sigma = try radius.value(in: options)
         let tint = try CommonOptions.tint.value(in: options)
         let maxPixels = try CommonOptions.maxPixels.value(in: options)
-        let level = try CommonOptions.compression.value(in: options)
+        let encoding = try OutputEncoding.resolve(options, path: output)
         let image = try decodeStill(arguments.positionals[0], maxPixels: maxPixels)
         let blurred = GaussianBlur(radius: sigma, edges: .clamp, tint: tint).apply(to: image)
-        try writePNG(blurred, to: output, compressionLevel: level)
+        try writePicture(blurred, to: output, encoding: encoding)
         return 0
     }
 }

@@ -49,9 +49,9 @@ enum RedactCommand {
         summary: listing.summary,
         positionals: ["IN.png"],
         options: [
-            CommonOptions.output.spec, rect.spec, mode.spec, radius.spec, block.spec, color.spec, margin.spec,
-            tint.spec, inPlace.spec, CommonOptions.maxPixels.spec, CommonOptions.compression.spec,
-        ],
+            CommonOptions.pictureOutput.spec, rect.spec, mode.spec, radius.spec, block.spec, color.spec, margin.spec,
+            tint.spec, inPlace.spec, CommonOptions.maxPixels.spec,
+        ] + CommonOptions.encodingSpecs,
         details: """
             Regions apply in order; overlapping ones compose in that order. Pixels outside every region (and
             its --margin) are left exactly as they were. secure, the default, looks like a blur but is made
@@ -90,7 +90,7 @@ enum RedactCommand {
         }
         let (regions, tint) = try regions(options)
         let maxPixels = try CommonOptions.maxPixels.value(in: options)
-        let level = try CommonOptions.compression.value(in: options)
+        let encoding = try OutputEncoding.resolve(options, path: destination)
         let image = try decodeStill(input, maxPixels: maxPixels)
         var redaction = Redaction(image: image)
         redaction.regionMargin = try margin.value(in: options)
@@ -101,7 +101,7 @@ enum RedactCommand {
                 "blurlabel redact: note: blur and pixelate are cosmetic and can be reversed for text; use --mode secure or fill to hide it\n"
             )
         }
-        try writePNG(result, to: destination, compressionLevel: level)
+        try writePicture(result, to: destination, encoding: encoding)
         return 0
     }
 

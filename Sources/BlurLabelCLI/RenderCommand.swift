@@ -11,8 +11,8 @@ enum RenderCommand {
         name: listing.name,
         summary: listing.summary,
         positionals: ["TEXT"],
-        options: [CommonOptions.output.spec] + LabelOptions.specs + [
-            CommonOptions.compression.spec, CommonOptions.maxRenderMegabytes.spec,
+        options: [CommonOptions.pictureOutput.spec] + LabelOptions.specs + CommonOptions.encodingSpecs + [
+            CommonOptions.maxRenderMegabytes.spec
         ],
         details: """
             TEXT may hold newlines for several lines. The blur is a true Gaussian whose standard deviation
@@ -35,7 +35,7 @@ enum RenderCommand {
         let text = arguments.positionals[0]
         let budget = try CommonOptions.budget(options)
         let style = try LabelOptions.style(options, text: text, budget: budget)
-        let level = try CommonOptions.compression.value(in: options)
+        let encoding = try OutputEncoding.resolve(options, path: path)
         // Secure pictures never lay out the real text, so they have no warnings about its glyphs.
         let picture = try LabelPipeline(style: style, budget: budget).picture(of: text)
         for warning in picture.fontWarnings {
@@ -49,7 +49,7 @@ enum RenderCommand {
                 "blurlabel render: warning: \(URLLabelOptions.doesNotFit(canvas)) and is clipped\n"
             )
         }
-        try writePNG(picture.image, to: path, compressionLevel: level)
+        try writePicture(picture.image, to: path, encoding: encoding)
         return 0
     }
 }

@@ -48,7 +48,8 @@ struct ReferenceDocsTests {
         }
         // The manifest keys and the label URLs' names are the declared label options' names.
         for key in LabelOptions.keys { #expect(ManifestLine.keys.contains(key) && URLLabelOptions.names.contains(key)) }
-        #expect(Set(ManifestLine.keys) == Set(["text", "output"] + URLLabelOptions.names))
+        // A line's output may be WebP or AVIF, so it takes their quality; a label URL is PNG for now.
+        #expect(Set(ManifestLine.keys) == Set(["text", "output", OutputEncoding.quality.key] + URLLabelOptions.names))
     }
 
     /// Every help line shows the range from `Limits` and the default from the library.

@@ -193,13 +193,15 @@ final class BatchRunner: Sendable {
             }
             if existing == .skip && folder.exists(line.output) { return .skipped(line.output) }
             let style = try line.style(budget: budget)
-            let level: Int
-            do { level = try CommonOptions.compression.value(in: line.options) } catch let error as UsageError {
+            let encoding: OutputEncoding
+            do { encoding = try OutputEncoding.resolve(line.options, path: line.output) } catch let error as UsageError
+            {
                 throw LineError(error.message)
             }
-            let picture = try LabelPipeline(style: style, budget: budget).png(
+            let picture = try LabelPipeline(style: style, budget: budget).file(
                 of: line.text,
-                encoder: PNGEncoder(compressionLevel: level)
+                format: encoding.format,
+                encoder: PNGEncoder(compressionLevel: encoding.compressionLevel)
             )
             let written = try folder.write(
                 picture.bytes,

@@ -12,8 +12,9 @@ struct ManifestLine {
     static let notAnObject = "invalid JSON (each line must be one JSON object)"
     static let unsupportedType = "a value has an unsupported type (objects and nulls are not options)"
 
-    /// Keys a line may carry: its text and output, and the options `render` declares.
-    static let keys: Set<String> = Set(["text", "output"] + optionKeys)
+    /// Keys a line may carry: its text and output (whose extension picks PNG, WebP or AVIF), the
+    /// options `render` declares, and WebP's and AVIF's quality.
+    static let keys: Set<String> = Set(["text", "output", OutputEncoding.quality.key] + optionKeys)
 
     /// The options a line (and a label URL) may give: the label options and the compression.
     static let optionKeys = LabelOptions.keys + [CommonOptions.compression.key]

@@ -37,6 +37,15 @@ enum CommonOptions {
         try RenderBudget(megabytes: maxRenderMegabytes.value(in: options))
     }
 
+    /// `-o` of the commands that write WebP and AVIF as well as PNG (render, blur, redact).
+    static let pictureOutput = output.with(
+        help: "where to write the picture: PNG, or WebP/AVIF for a .webp/.avif name ('-' for standard output)"
+    )
+
+    /// The options that choose how an output is encoded, after `-o`'s: format, WebP/AVIF
+    /// quality, PNG compression.
+    static let encodingSpecs = [OutputEncoding.format.spec, OutputEncoding.quality.spec, compression.spec]
+
     /// The `-o` path, which the command cannot do without.
     static func requiredOutput(_ options: GivenOptions) throws -> String {
         guard let path = try output.value(in: options) else {
@@ -47,14 +56,13 @@ enum CommonOptions {
 }
 
 /// Writes an image as PNG to a path (atomically) or to standard output for `-`.
-func writePNG(
-    _ image: Image,
-    to path: String,
-    compressionLevel: Int = 6,
-    followingLinks: Bool = true
-) throws {
-    let bytes = try PNGEncoder(compressionLevel: compressionLevel).encode(image)
-    try FileIO.write(bytes, to: path, followingLinks: followingLinks)
+func writePNG(_ image: Image, to path: String, followingLinks: Bool = true) throws {
+    try FileIO.write(try PNGEncoder().encode(image), to: path, followingLinks: followingLinks)
+}
+
+/// Writes an image as `encoding` says to a path (atomically) or to standard output for `-`.
+func writePicture(_ image: Image, to path: String, encoding: OutputEncoding) throws {
+    try FileIO.write(try encoding.encode(image), to: path)
 }
 
 /// Reads and decodes a still PNG for a command that changes its pixels (`redact`, `blur`): an

@@ -32,7 +32,8 @@ enum OptionTables {
         let keys = ManifestLine.optionKeys.map { "`\($0)`" }.joined(separator: ", ")
         lines += [
             "A manifest line's keys (and a label URL's names for `blurlabel serve`) are `text`, `output` and "
-                + "these options' names without dashes: \(keys).",
+                + "these options' names without dashes: \(keys). A manifest line's `output` ending in `.webp` or "
+                + "`.avif` is written in that format, and the line may give `quality` (0 to 100, or \"lossless\").",
             "",
             end,
         ]

@@ -42,3 +42,19 @@ extension LabelPipeline {
         )
     }
 }
+
+extension LabelPipeline {
+    /// The label's picture as a file in `format`: for PNG the bytes of `png(of:encoder:)`, for
+    /// WebP and AVIF the composited picture through their encoders.
+    package func file(of text: String, format: PictureFormat, encoder: PNGEncoder) throws -> EncodedLabel {
+        guard format != .png else { return try png(of: text, encoder: encoder) }
+        let picture = try picture(of: text)
+        return EncodedLabel(
+            bytes: try format.encode(picture.image),
+            clipped: picture.clipped,
+            missingCharacters: picture.missingCharacters,
+            fontWarnings: picture.fontWarnings,
+            viaGreyRows: false
+        )
+    }
+}

@@ -1,0 +1,100 @@
+import BlurLabelPixels
+import CAVIF
+
+/// Writes images as AVIF with libavif and libaom (Debian's libavif15, opened at run time:
+/// `AVIFLibrary`): lossy in 4:2:0 at a quality from 0 to 100, or lossless (4:4:4, the identity
+/// matrix, quantizer 0). One thread and the AOM encoder named, not libavif's first available one:
+/// the same image gives the same bytes on every run.
+package struct AVIFEncoder: Sendable {
+    /// How the pixels are compressed.
+    package var quality: PictureFormat.Quality
+    /// libaom's speed, 0 (slowest, smallest) to 10 (fastest).
+    package var speed: Int
+
+    /// The quality a lossy file gets when none is asked for: the lowest at which each of three
+    /// blurred labels (plain, coloured, transparent) keeps 99% of its values within 2 levels of
+    /// the PNG (85 leaves 2.2% further; 99.9% takes 95, and is not reached on the coloured
+    /// label): 11–39% of the PNG's bytes (docs/formats.md).
+    package static let defaultQuality = 90
+    /// libaom's speed for labels, imgproxy's default too: 6 makes 4–35% smaller files but costs
+    /// 1.2–3× the time, 9 is faster but made a transparent label 2.5× larger (docs/formats.md).
+    package static let defaultSpeed = 8
+
+    package init(quality: PictureFormat.Quality = .standard, speed: Int = AVIFEncoder.defaultSpeed) {
+        self.quality = quality
+        self.speed = speed
+    }
+
+    /// libavif 1.0's mapping of a quality 0…100 to AV1's quantizer 63…0 (0.11 takes quantizers).
+    static func quantizer(quality: Int) -> Int32 {
+        Int32(((100 - min(100, max(0, quality))) * 63 + 50) / 100)
+    }
+
+    /// The AVIF file for `image`.
+    package func encode(_ image: Image) throws -> [UInt8] {
+        let library = try AVIFLibrary.shared.get()
+        guard !image.isEmpty else {
+            throw EncodeError(
+                format: "AVIF",
+                reason: "an empty image (\(image.width)x\(image.height)) cannot be stored"
+            )
+        }
+        guard image.width <= 65_536, image.height <= 65_536 else {
+            throw EncodeError(
+                format: "AVIF",
+                reason: "\(image.width)x\(image.height) is larger than AV1's 65536 pixels a side"
+            )
+        }
+        let lossless = quality == .lossless
+        guard
+            let avif = library.imageCreate(
+                UInt32(image.width),
+                UInt32(image.height),
+                8,
+                lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+            )
+        else { throw EncodeError(format: "AVIF", reason: "out of memory") }
+        defer { library.imageDestroy(avif) }
+        avif.pointee.yuvRange = AVIF_RANGE_FULL
+        if lossless { avif.pointee.matrixCoefficients = avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_IDENTITY) }
+
+        let opaque = StraightPixels.isOpaque(image)
+        var (rows, rowBytes) = StraightPixels.rows(image, opaque: opaque)
+        var rgb = avifRGBImage()
+        library.rgbImageSetDefaults(&rgb, avif)
+        rgb.format = opaque ? AVIF_RGB_FORMAT_RGB : AVIF_RGB_FORMAT_RGBA
+        rgb.depth = 8
+        rgb.rowBytes = UInt32(rowBytes)
+        let converted = rows.withUnsafeMutableBufferPointer { buffer in
+            rgb.pixels = buffer.baseAddress
+            defer { rgb.pixels = nil }
+            return library.imageRGBToYUV(avif, &rgb)
+        }
+        guard converted == AVIF_RESULT_OK else {
+            throw EncodeError(format: "AVIF", reason: library.describe(converted))
+        }
+
+        guard let encoder = library.encoderCreate() else { throw EncodeError(format: "AVIF", reason: "out of memory") }
+        defer { library.encoderDestroy(encoder) }
+        encoder.pointee.codecChoice = AVIF_CODEC_CHOICE_AOM
+        encoder.pointee.maxThreads = 1
+        encoder.pointee.speed = Int32(min(10, max(0, speed)))
+        let quantizer: Int32
+        switch quality {
+        case .lossless: quantizer = AVIF_QUANTIZER_LOSSLESS
+        case .standard: quantizer = Self.quantizer(quality: Self.defaultQuality)
+        case let .lossy(value): quantizer = Self.quantizer(quality: value)
+        }
+        encoder.pointee.minQuantizer = quantizer
+        encoder.pointee.maxQuantizer = quantizer
+        encoder.pointee.minQuantizerAlpha = quantizer
+        encoder.pointee.maxQuantizerAlpha = quantizer
+        var output = avifRWData()
+        defer { library.rwDataFree(&output) }
+        let written = library.encoderWrite(encoder, avif, &output)
+        guard written == AVIF_RESULT_OK, let data = output.data else {
+            throw EncodeError(format: "AVIF", reason: library.describe(written))
+        }
+        return [UInt8](UnsafeBufferPointer(start: data, count: output.size))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurredLabelCore
+
+/// WebP and AVIF files of blurred labels, read back by Debian's decoders (libwebp, libavif and
+/// their command-line tools) and compared with the label's own pixels.
+@Suite("WebP and AVIF")
+struct WebPAVIFTests {
+    /// Blurred labels of the kinds the format table measures: black on white, coloured, light
+    /// text on a transparent background.
+    static let labels: [(name: String, image: Image)] = [
+        ("plain", LabelStyle()),
+        (
+            "coloured",
+            LabelStyle(color: try! Color(parsing: "#c0392b"), background: try! Color(parsing: "#fdebd0"), radius: 6)
+        ),
+        ("transparent", LabelStyle(color: .white, background: .transparent, radius: 2.5)),
+    ].map { name, style in
+        (name, try! LabelPipeline(style: style).picture(of: "SALE 1249.98 €").image)
+    }
+
+    /// The share of channel values (premultiplied, as the engine holds them) more than `levels`
+    /// apart between two pictures of the same size.
+    static func shareFurtherThan(_ levels: Int, _ a: Image, _ b: Image) -> Double {
+        precondition(a.width == b.width && a.height == b.height)
+        var far = 0
+        for i in a.pixels.indices where abs(Int(a.pixels[i]) - Int(b.pixels[i])) > levels { far += 1 }
+        return Double(far) / Double(a.pixels.count)
+    }
+
+    @Test(
+        "lossy WebP and AVIF at their default quality are within 2 levels on 99% of the values",
+        arguments: [0, 1, 2]
+    )
+    func defaultQualityIsCloseToThePNG(label: Int) throws {
+        let (name, image) = Self.labels[label]
+        let webp = try WebPAVIFDecoder.decodeWebP(try PictureFormat.webp().encode(image))
+        let avif = try WebPAVIFDecoder.decodeAVIF(try PictureFormat.avif().encode(image))
+        #expect(Self.shareFurtherThan(2, image, webp) <= 0.01, "WebP of \(name)")
+        #expect(Self.shareFurtherThan(2, image, avif) <= 0.01, "AVIF of \(name)")
+        // ...and no value far off: the largest difference measured was 5 (AVIF), 5 (WebP).
+        #expect(zip(image.pixels, webp.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 6 }, "WebP of \(name)")
+        #expect(zip(image.pixels, avif.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 6 }, "AVIF of \(name)")
+    }
+
+    @Test("lossless WebP and AVIF give back every pixel", arguments: [0, 1, 2])
+    func losslessIsExact(label: Int) throws {
+        let image = Self.labels[label].image
+        #expect(try WebPAVIFDecoder.decodeWebP(try PictureFormat.webp(.lossless).encode(image)) == image)
+        #expect(try WebPAVIFDecoder.decodeAVIF(try PictureFormat.avif(.lossless).encode(image)) == image)
+    }
+
+    @Test("a lower quality makes a smaller file that differs more")
+    func qualityIsHonoured() throws {
+        let image = Self.labels[1].image
+        for format in [PictureFormat.webp(), .avif()] {
+            let high = try format.with(quality: .lossy(95)).encode(image)
+            let low = try format.with(quality: .lossy(5)).encode(image)
+            #expect(low.count < high.count, "\(format.name)")
+            let decode = format == .webp() ? WebPAVIFDecoder.decodeWebP : WebPAVIFDecoder.decodeAVIF
+            #expect(
+                Self.shareFurtherThan(2, image, try decode(low)) > Self.shareFurtherThan(2, image, try decode(high))
+            )
+        }
+    }
+
+    @Test("the same picture gives the same bytes, on any thread")
+    func bytesAreDeterministic() async throws {
+        let image = Self.labels[2].image
+        for format in [PictureFormat.webp(), .avif(), .webp(.lossless), .avif(.lossless)] {
+            let first = try format.encode(image)
+            let others = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for _ in 0..<4 { group.addTask { try format.encode(image) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(others.allSatisfy { $0 == first }, "\(format)")
+        }
+    }
+
+    @Test("an opaque label is stored without alpha; a transparent one keeps its alpha")
+    func alphaOnlyWhereNeeded() throws {
+        let opaque = try PictureFormat.webp().encode(Self.labels[0].image)
+        let transparent = try PictureFormat.webp().encode(Self.labels[2].image)
+        // A lossy WebP with alpha is an extended file (VP8X) with an ALPH chunk; without, plain VP8.
+        #expect(String(decoding: opaque[12..<16], as: UTF8.self) == "VP8 ")
+        #expect(String(decoding: transparent[12..<16], as: UTF8.self) == "VP8X")
+        #expect(transparent.indices.dropLast(3).contains { Array(transparent[$0..<$0 + 4]) == Array("ALPH".utf8) })
+    }
+
+    @Test("Debian's dwebp and avifdec read the files and give the same pixels")
+    func debianToolsDecode() throws {
+        let image = Self.labels[2].image
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webp-avif-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (format, tool) in [
+            (PictureFormat.webp(.lossless), ["/usr/bin/dwebp", "IN", "-o", "OUT"]),
+            (.avif(.lossless), ["/usr/bin/avifdec", "IN", "OUT"]),
+        ] {
+            let input = folder.appendingPathComponent("label.\(format.name)").path
+            let output = folder.appendingPathComponent("\(format.name).png").path
+            try Data(try format.encode(image)).write(to: URL(fileURLWithPath: input))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool[0])
+            process.arguments = tool.dropFirst().map { $0 == "IN" ? input : $0 == "OUT" ? output : $0 }
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(tool[0])")
+            let decoded = try PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+            #expect(decoded == image, "\(tool[0])")
+        }
+    }
+
+    @Test("empty pictures are refused with a message naming the format")
+    func emptyRefused() throws {
+        let empty = try Image(width: 0, height: 5)
+        for format in [PictureFormat.webp(), .avif()] {
+            #expect(throws: EncodeError.self) { try format.encode(empty) }
+        }
+    }
+
+    @Test("file names pick formats by extension, any case; others pick none")
+    func namesAndExtensions() {
+        #expect(PictureFormat(fileName: "a/b.WebP") == .webp())
+        #expect(PictureFormat(fileName: "x.avif") == .avif())
+        #expect(PictureFormat(fileName: "x.png") == .png)
+        #expect(PictureFormat(fileName: "x.jpg") == nil)
+        #expect(PictureFormat(fileName: "dir.webp/x") == nil)
+        #expect(PictureFormat(fileName: "-") == nil)
+    }
+}
