@@ -271,13 +271,15 @@ do {
             maxRadius: args.count > 3 ? Double(args[3])! : 20,
             steps: args.count > 4 ? Int(args[4])! : 20
         )
+    case "formats":
+        try Formats.run(folder: args.count > 2 ? args[2] : nil)
     case "attack":
         let sigmas = (args.count > 2 ? args[2] : "2.5,5,10").split(separator: ",").map { Double($0)! }
         let trials = args.count > 3 ? Int(args[3])! : 500
         try Attack.run(sigmas: sigmas, trials: trials)
     default:
         FileHandle.standardError.write(
-            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS] | cascade [WxH] [R] [N]\n"
+            "usage: blurlabel-bench blur [SIGMAS] [OUTDIR] | serve [OUTDIR] | kernels [SIGMAS] | png-filter | png | compare | phases PNG | label-phases [COUNT] [SIZE] [FOLDER] | secure-redact | attack [SIGMAS] [TRIALS] | cascade [WxH] [R] [N] | formats [FOLDER]\n"
                 .data(using: .utf8)!
         )
         exit(2)
