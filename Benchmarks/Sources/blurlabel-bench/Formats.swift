@@ -76,7 +76,9 @@ enum Formats {
                 let share = String(format: "%.0f%%", 100 * Double(bytes) / Double(pngBytes))
                 let off = String(format: "%.3f%%", 100 * Double(far) / Double(values))
                 let ms = String(format: "%.2f", cpu * 1000 / Double(images.count))
-                print("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(bytes) B (\(share)), \(off) off, \(ms) ms")
+                print(
+                    "  \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(bytes) B (\(share)), \(off) off, \(ms) ms"
+                )
             }
         }
     }
