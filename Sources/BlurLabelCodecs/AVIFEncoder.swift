@@ -60,19 +60,13 @@ package struct AVIFEncoder: Sendable {
 
         let opaque = StraightPixels.isOpaque(image)
         var (rows, rowBytes) = StraightPixels.rows(image, opaque: opaque)
-        var rgb = avifRGBImage()
-        library.rgbImageSetDefaults(&rgb, avif)
-        rgb.format = opaque ? AVIF_RGB_FORMAT_RGB : AVIF_RGB_FORMAT_RGBA
-        rgb.depth = 8
-        rgb.rowBytes = UInt32(rowBytes)
-        let converted = rows.withUnsafeMutableBufferPointer { buffer in
-            rgb.pixels = buffer.baseAddress
-            defer { rgb.pixels = nil }
-            return library.imageRGBToYUV(avif, &rgb)
-        }
-        guard converted == AVIF_RESULT_OK else {
-            throw EncodeError(format: "AVIF", reason: library.describe(converted))
-        }
+        try library.convert(
+            avif,
+            &rows,
+            format: opaque ? AVIF_RGB_FORMAT_RGB : AVIF_RGB_FORMAT_RGBA,
+            rowBytes: rowBytes,
+            toYUV: true
+        )
 
         guard let encoder = library.encoderCreate() else { throw EncodeError(format: "AVIF", reason: "out of memory") }
         defer { library.encoderDestroy(encoder) }

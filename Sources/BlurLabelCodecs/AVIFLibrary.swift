@@ -80,6 +80,28 @@ struct AVIFLibrary: Sendable {
         }
     }
 
+    /// Converts between `avif`'s YUV planes and 8-bit `pixels` in `format` (`rowBytes` a row):
+    /// into the planes when `toYUV`, out of them otherwise.
+    func convert(
+        _ avif: UnsafeMutablePointer<avifImage>,
+        _ pixels: inout [UInt8],
+        format: avifRGBFormat,
+        rowBytes: Int,
+        toYUV: Bool
+    ) throws(EncodeError) {
+        var rgb = avifRGBImage()
+        rgbImageSetDefaults(&rgb, avif)
+        rgb.format = format
+        rgb.depth = 8
+        rgb.rowBytes = UInt32(rowBytes)
+        let result = pixels.withUnsafeMutableBufferPointer { buffer in
+            rgb.pixels = buffer.baseAddress
+            defer { rgb.pixels = nil }
+            return toYUV ? imageRGBToYUV(avif, &rgb) : imageYUVToRGB(avif, &rgb)
+        }
+        guard result == AVIF_RESULT_OK else { throw EncodeError(format: "AVIF", reason: describe(result)) }
+    }
+
     /// libavif's name for a result.
     func describe(_ result: avifResult) -> String {
         resultToString(result).map { String(cString: $0) } ?? "libavif result \(result.rawValue)"

@@ -30,20 +30,9 @@ package enum WebPAVIFDecoder {
         decoder.pointee.maxThreads = 1
         let read = library.decoderReadMemory(decoder, avif, bytes, bytes.count)
         guard read == AVIF_RESULT_OK else { throw EncodeError(format: "AVIF", reason: library.describe(read)) }
-        var rgb = avifRGBImage()
-        library.rgbImageSetDefaults(&rgb, avif)
-        rgb.format = AVIF_RGB_FORMAT_RGBA
-        rgb.depth = 8
-        rgb.rowBytes = avif.pointee.width * 4
-        var pixels = [UInt8](repeating: 0, count: Int(avif.pointee.width) * Int(avif.pointee.height) * 4)
-        let converted = pixels.withUnsafeMutableBufferPointer { buffer in
-            rgb.pixels = buffer.baseAddress
-            defer { rgb.pixels = nil }
-            return library.imageYUVToRGB(avif, &rgb)
-        }
-        guard converted == AVIF_RESULT_OK else {
-            throw EncodeError(format: "AVIF", reason: library.describe(converted))
-        }
+        let width = Int(avif.pointee.width)
+        var pixels = [UInt8](repeating: 0, count: width * Int(avif.pointee.height) * 4)
+        try library.convert(avif, &pixels, format: AVIF_RGB_FORMAT_RGBA, rowBytes: width * 4, toYUV: false)
         return try pixels.withUnsafeMutableBufferPointer {
             try premultiplied($0.baseAddress!, width: Int(avif.pointee.width), height: Int(avif.pointee.height))
         }
