@@ -48,3 +48,6 @@ extension DiffPictureTooLarge: LocalizedError {
 extension ComparisonReport.ReportError: LocalizedError {
     package var errorDescription: String? { description }
 }
+extension EncodeError: LocalizedError {
+    package var errorDescription: String? { description }
+}

@@ -28,6 +28,7 @@ struct LocalizedErrorTests {
             caught { _ = try Color(parsing: "not-a-colour") },
             caught { _ = try PNGDecoder.decode(Array("not a png".utf8), source: "x") },
             caught { _ = try Image(width: -1, height: 1) },
+            caught { _ = try PictureFormat.webp().encode(Image(width: 0, height: 1)) },
             ImageComparison.SizeMismatch(expected: (1, 1), actual: (2, 2)),
             caught {
                 _ = try ImageComparison(threshold: 2).compare(
