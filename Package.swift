@@ -124,6 +124,7 @@ let package = Package(
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
         .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
         .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
