@@ -33,21 +33,23 @@ public enum PictureFormat: Hashable, Sendable {
 }
 
 extension PictureFormat {
-    /// The formats by their names and file extensions (`png`, `webp`, `avif`), at their defaults.
-    package static let named: [(name: String, format: PictureFormat)] = [
-        ("png", .png), ("webp", .webp()), ("avif", .avif()),
-    ]
-
-    /// The format a file name's extension names (any case), or nil.
+    /// The format a file name's extension names (`.png`, `.webp`, `.avif`, any case), or nil.
     package init?(fileName: String) {
-        guard let dot = fileName.lastIndex(of: "."), !fileName[dot...].contains("/") else { return nil }
-        self.init(name: fileName[fileName.index(after: dot)...].lowercased())
+        guard let dot = fileName.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let suffix = fileName.utf8[fileName.utf8.index(after: dot)...]
+        guard suffix.count == 3 || suffix.count == 4, !suffix.contains(UInt8(ascii: "/")) else { return nil }
+        // ASCII letters lowered by one bit; a string's `lowercased()` costs every one-label start more.
+        self.init(name: String(decoding: suffix.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self))
     }
 
-    /// The format named `name` (`png`, `webp`, `avif`), or nil.
+    /// The format named `name` (`png`, `webp`, `avif`), at its default quality, or nil.
     package init?(name: some StringProtocol) {
-        guard let entry = Self.named.first(where: { $0.name == name }) else { return nil }
-        self = entry.format
+        switch name {
+        case "png": self = .png
+        case "webp": self = .webp()
+        case "avif": self = .avif()
+        default: return nil
+        }
     }
 
     /// Its name, as in a file extension.
