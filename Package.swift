@@ -101,8 +101,10 @@ let package = Package(
         // emulated by SIMDe, so their bytes are checked on CPUs without AVX-512.
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
+        // The engine's tests; BlurredLabelKitTests checks what the Kit adds (BlurLevels, its errors' texts).
+        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
         .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
