@@ -46,19 +46,30 @@ let package = Package(
         .target(name: "CCPUSet"),
         // The default fonts, embedded with .incbin from the top-level Fonts/ folder.
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
-        // The engine: labels, blur, text, PNG, redaction, comparison. No Swift Concurrency, so the
-        // command-line tool, which links only this, starts without its runtime and libdispatch.
+        // The layers below the engine, each depending only on those under it (docs/DESIGN.md, "Modules"):
+        // the system layer (locks, worker pool, system calls, files), pixels (pictures, colours, the
+        // per-CPU kernels' choice), codecs (PNG and its deflaters) and text (fonts, shaping, glyphs).
+        .target(name: "BlurLabelSystem", dependencies: ["CThreadSanitizer", "CCPUSet"]),
+        .target(name: "BlurLabelPixels", dependencies: ["BlurLabelSystem", "CBlurKernels"]),
+        .target(name: "BlurLabelCodecs", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CPNGShim", "CZlib", "CDeflate", "CBlurKernels"]),
+        .target(
+            name: "BlurLabelText",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
+        ),
+        // The engine: labels, blur, redaction, levels, comparison, over the layers above (re-exported).
+        // No Swift Concurrency, so the command-line tool, which links only this, starts without its
+        // runtime and libdispatch.
         .target(
             name: "BlurredLabelCore",
-            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "CBlurKernels", "CJansson"]
         ),
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),
-        .target(name: "GoldenImage", dependencies: ["BlurredLabelCore"]),
+        .target(name: "GoldenImage", dependencies: ["BlurLabelSystem", "BlurredLabelCore"]),
         // renameat2(RENAME_NOREPLACE) (a GNU extension Swift's Glibc does not declare): batch
         // publishes an output only where no other process already has.
         .target(name: "CRenameNoReplace"),
-        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelCore", "CRenameNoReplace"]),
+        .target(name: "BlurLabelCLI", dependencies: ["BlurLabelSystem", "BlurredLabelCore", "CRenameNoReplace"]),
         // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),
@@ -70,9 +81,9 @@ let package = Package(
         // MHD_start_daemon's options are C variadic arguments, which Swift cannot pass.
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
         // The HTTP layer `serve` and `edit` share: request -> handler -> response, limits, workers.
-        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurredLabelCore"]),
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurLabelSystem"]),
         // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
-        .target(name: "BlurLabelServe", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
+        .target(name: "BlurLabelServe", dependencies: ["BlurLabelSystem", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
         .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe", "CProcessArguments"]),
         // Benchmark and test-only targets stay in this manifest rather than a Benchmarks/Package.swift
         // (swift-nio's layout): they measure and check stages that are `package`, not public (the PNG
@@ -102,11 +113,11 @@ let package = Package(
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
         // The engine's tests; BlurredLabelKitTests checks what the Kit adds (BlurLevels, its errors' texts).
-        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
+        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
-        .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
+        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
+        .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
     ]
 )

@@ -1,10 +1,7 @@
 import BlurLabelCLI
+import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `blurlabel-serve edit …`, which `blurlabel edit` execs: the page server on loopback.
 enum EditMain {

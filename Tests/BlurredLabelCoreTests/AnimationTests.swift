@@ -1,6 +1,8 @@
 import GoldenImage
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
 @testable import BlurredLabelCore
 
 /// Splits an APNG back into ordinary PNG files, one per frame, for checking what was written.

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
 @testable import BlurredLabelCore
 
 /// `EncodingPlan.choose`, the one decision every PNG write path follows: every outcome (each

@@ -2,6 +2,10 @@ import Foundation
 import GoldenImage
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// A picture's levels 0…`steps`, made as `BlurLevels.build(image:…)` makes them (without its
