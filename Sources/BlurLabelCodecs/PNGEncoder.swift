@@ -132,15 +132,10 @@ public struct PNGEncoder: Sendable {
             else { throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor") }
             return file
         case let .png(.libpng(filters, strategy, level)):
-            let (rows, rowBytes) = Self.packRows(image, plan: colors)
             return try Self.libpng(
-                rows: rows,
-                rowBytes: rowBytes,
-                width: image.width,
-                height: image.height,
-                plan: colors,
-                paletteRGB: paletteRGB,
-                paletteAlpha: paletteAlpha,
+                image,
+                colors: colors,
+                palette: (paletteRGB, paletteAlpha),
                 filters: filters,
                 strategy: strategy,
                 level: level
@@ -148,8 +143,8 @@ public struct PNGEncoder: Sendable {
         }
     }
 
-    /// A palette plan's PLTE entries (straight RGB) and tRNS entries (the alphas up to the last
-    /// translucent entry, which come first); empty for other plans.
+    /// A palette plan's PLTE entries (straight RGB) and tRNS entries (the alpha of each entry that
+    /// is not opaque: the plan puts those first); empty for other plans.
     private static func paletteEntries(_ plan: PNGColorPlan) -> (rgb: [UInt8], alpha: [UInt8]) {
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
@@ -164,19 +159,18 @@ public struct PNGEncoder: Sendable {
         return (paletteRGB, paletteAlpha)
     }
 
-    /// The file libpng writes for packed `rows` with these filters, zlib strategy and level.
+    /// The file libpng writes for `image` in `colors` with these filters, zlib strategy and level.
     private static func libpng(
-        rows: [UInt8],
-        rowBytes: Int,
-        width: Int,
-        height: Int,
-        plan: PNGColorPlan,
-        paletteRGB: [UInt8],
-        paletteAlpha: [UInt8],
+        _ image: Image,
+        colors plan: PNGColorPlan,
+        palette: (rgb: [UInt8], alpha: [UInt8]),
         filters: RowFilters?,
         strategy: Strategy,
         level: Int
     ) throws -> [UInt8] {
+        let (rows, rowBytes) = packRows(image, plan: plan)
+        let (width, height) = (image.width, image.height)
+        let (paletteRGB, paletteAlpha) = palette
         var out = blpng_encoded()
         let status = rows.withUnsafeBufferPointer { rowBuffer in
             paletteRGB.withUnsafeBufferPointer { rgb in
