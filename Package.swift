@@ -40,8 +40,6 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
         .target(name: "CBlurKernels"),
-        // Picture frames' deflate: runs and per-block Huffman tables, fast where libdeflate's
-        // match finder is not (see its header).
         // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
         .target(name: "CThreadSanitizer"),
         // sched_getaffinity (a GNU extension Swift's Glibc does not declare): the CPUs the process may use.
@@ -108,13 +106,16 @@ let package = Package(
         .target(name: "BenchPictures", dependencies: ["BlurredLabelCore"], path: "Benchmarks/Sources/BenchPictures"),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
+        // The C run-length deflate `RunDeflateEncoder` (Swift) replaced, kept to re-check that choice.
         .target(name: "CReferenceRunDeflate", path: "Benchmarks/Sources/CReferenceRunDeflate"),
         // Test only: the AVX-512 kernels' source built for any x86-64, its AVX-512 instructions
         // emulated by SIMDe, so their bytes are checked on CPUs without AVX-512.
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
+        // The engine's tests; BlurredLabelKitTests checks what the Kit adds (BlurLevels, its errors' texts).
+        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
         .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),

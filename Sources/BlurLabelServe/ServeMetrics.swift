@@ -56,7 +56,6 @@ final class ServeMetrics: Sendable {
         var cacheHits = 0
         var cacheMisses = 0
         var renders = 0
-        var notModified = 0
     }
 
     private let state = LockedValue(State())

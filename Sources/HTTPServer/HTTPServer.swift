@@ -91,9 +91,6 @@ public final class HTTPServer: Sendable {
         core.deadlines.start()
     }
 
-    /// Whether `host` is an IPv4 or an IPv6 address (numeric, IPv6 without brackets).
-    public static func isAddress(_ host: String) -> Bool { socketAddress(host, 0) != nil }
-
     /// `host` (numeric IPv4, or IPv6 without brackets) and `port` as a socket address; nil when
     /// `host` is neither.
     static func socketAddress(_ host: String, _ port: UInt16) -> sockaddr_storage? {
