@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import HTTPServer
 
@@ -79,7 +79,7 @@ final class EditService: Sendable {
                         "default-src 'none'; img-src 'self' blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
                     ),
                 ] + Self.securityHeaders,
-                body: Array(EditPage.html.utf8)
+                body: EditPage.html
             )
         case ("GET", "state"):
             return json(200, stateJSON())
@@ -142,7 +142,8 @@ final class EditService: Sendable {
         )
     }
 
-    /// What the page starts from: the picture's size, the paths, the defaults, the saved rectangles.
+    /// What the page starts from: the picture's size, the paths, the defaults, the saved rectangles,
+    /// and what it offers: `redact`'s modes and the σ and block ranges (`Limits`).
     func stateJSON() -> String {
         var rectsText: String? = nil
         if let path = settings.rects, access(path, F_OK) == 0 {
@@ -157,6 +158,11 @@ final class EditService: Sendable {
             "\"mode\":\(AccessLog.quoted(settings.mode))",
             "\"radius\":\(settings.radius)",
             "\"margin\":\(Redaction.defaultMargin)",
+            "\"modes\":[\(EditSettings.modes.map(AccessLog.quoted).joined(separator: ","))]",
+            "\"maxRadius\":\(Limits.maximumRadius)",
+            "\"block\":\(EditSettings.defaultBlock)",
+            "\"minBlock\":\(Limits.minimumPixelateBlock)",
+            "\"maxBlock\":\(Limits.maximumPixelateBlock)",
             "\"rectsFile\":\(settings.rects.map(AccessLog.quoted) ?? "null")",
             "\"rectsText\":\(rectsText.map(AccessLog.quoted) ?? "null")",
         ]

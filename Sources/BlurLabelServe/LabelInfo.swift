@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import HTTPServer
 
 /// `GET /SIGNATURE/info/<options>/<text>.json`, signed like a label (the signature covers

@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import HTTPServer
 
 /// What the label port checks before `LabelService.handle`: with `--unsigned` a `Host` that names

@@ -1,31 +1,31 @@
 import BlurredLabelCore
 
 /// Options several commands share: declared once, read once.
-enum CommonOptions {
-    static let output = Option<String?>(
+package enum CommonOptions {
+    package static let output = Option<String?>(
         "output",
         short: "-o",
         .text("OUT.png"),
         help: "where to write the PNG ('-' for standard output)"
     )
-    static let maxPixels = Option(
+    package static let maxPixels = Option(
         "max-pixels",
         .integer("N", 1...Limits.maximumPixels),
         default: PNGDecoder.defaultMaxPixels,
         help: "refuse inputs larger than N pixels"
     )
-    static let tint = Option<Color?>(
+    package static let tint = Option<Color?>(
         "tint",
         .color("COLOR"),
         help: "a veil of COLOR over the blur (#ffffff4d frosted, #0000004d dark); see docs/pictures-levels.md"
     )
-    static let maxRenderMegabytes = Option(
+    package static let maxRenderMegabytes = Option(
         "max-render-mb",
         .integer("MB", 1...Limits.maximumRenderMegabytes),
         default: Limits.defaultRenderMegabytes,
         help: "refuse a label whose render would take more than MB of memory, before drawing it"
     )
-    static let compression = Option(
+    package static let compression = Option(
         "compression",
         .integer("0-9", 0...9),
         default: PNGEncoder().compressionLevel,
@@ -33,12 +33,12 @@ enum CommonOptions {
     )
 
     /// The render budget `--max-render-mb` gives (its range is the budget's).
-    static func budget(_ options: GivenOptions) throws -> RenderBudget {
+    package static func budget(_ options: GivenOptions) throws -> RenderBudget {
         try RenderBudget(megabytes: maxRenderMegabytes.value(in: options))
     }
 
     /// The `-o` path, which the command cannot do without.
-    static func requiredOutput(_ options: GivenOptions) throws -> String {
+    package static func requiredOutput(_ options: GivenOptions) throws -> String {
         guard let path = try output.value(in: options) else {
             throw UsageError(message: "missing -o OUT.png (use '-o -' for standard output)")
         }

@@ -4,8 +4,8 @@ import BlurredLabelCore
 /// CSS pixel. Every length of the 1x style (size, padding, canvas, letter spacing, outline, wrap
 /// width, σ) is multiplied by N and the text is set at that size, so it is sharper than any
 /// upscale; the picture is exactly N times the 1x picture's width and height.
-enum DevicePixelRatio {
-    static let option = Option(
+package enum DevicePixelRatio {
+    package static let option = Option(
         "dpr",
         .integer("N", 1...4),
         default: 1,
@@ -16,7 +16,12 @@ enum DevicePixelRatio {
     /// the 1x canvas, or without one N times the 1x picture's size (measured by laying the 1x
     /// text out and rasterizing it, without the blur), so that rounding at the larger size never
     /// makes the picture a pixel larger or smaller than N times.
-    static func scaled(_ style: LabelStyle, by ratio: Int, text: String, budget: RenderBudget) throws -> LabelStyle {
+    package static func scaled(
+        _ style: LabelStyle,
+        by ratio: Int,
+        text: String,
+        budget: RenderBudget
+    ) throws -> LabelStyle {
         guard ratio > 1 else { return style }
         let factor = Double(ratio)
         let (width, height) =
@@ -41,7 +46,7 @@ enum DevicePixelRatio {
 
     /// The size of `style`'s picture of `text` (the decoy's in secure mode): its ink padded by the
     /// blur's reach and the padding, as the pipeline's own steps make it.
-    static func pictureSize(
+    package static func pictureSize(
         _ style: LabelStyle,
         text: String,
         budget: RenderBudget

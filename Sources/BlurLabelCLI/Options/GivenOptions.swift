@@ -6,15 +6,15 @@ package struct GivenOptions: Equatable, Sendable {
     /// conformance in the binary (about 0.2 M instructions of a one-label process's start).
     private var entries: [(name: String, value: OptionValue)]
 
-    init() { entries = [] }
+    package init() { entries = [] }
 
-    init(_ values: [String: OptionValue]) {
+    package init(_ values: [String: OptionValue]) {
         entries = values.map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
     }
 
     /// A parsed command line's options: a value as text (a repeated option's as a list of them),
     /// a flag as `true`.
-    init(_ arguments: ParsedArguments) {
+    package init(_ arguments: ParsedArguments) {
         entries = []
         for option in arguments.given {
             let name = String(option.name.dropFirst(2))
@@ -35,10 +35,10 @@ package struct GivenOptions: Equatable, Sendable {
 
     subscript(name: String) -> OptionValue? { entries.first { $0.name == name }?.value }
 
-    func has(_ name: String) -> Bool { self[name] != nil }
+    package func has(_ name: String) -> Bool { self[name] != nil }
 
     /// Every value given as text (lists' items too), for `SecureMessages`.
-    var textValues: [String] {
+    package var textValues: [String] {
         entries.flatMap { entry -> [String] in
             switch entry.value {
             case let .text(text): return [text]

@@ -2,16 +2,16 @@ import BlurredLabelCore
 
 /// The label options shared by `render`, `animate`, `sign`, batch manifests and label URLs: each
 /// declared once, with its range from `Limits` and its default from `LabelStyle()`.
-enum LabelOptions {
-    static let defaults = LabelStyle()
+package enum LabelOptions {
+    package static let defaults = LabelStyle()
 
-    static let font = Option<String?>(
+    package static let font = Option<String?>(
         "font",
         .text("PATH|FAMILY"),
         shown: "the embedded DejaVu Sans",
         help: "font file (PATH#INDEX for a collection face) or installed family"
     )
-    static let size = Option(
+    package static let size = Option(
         "size",
         .number("PX", Limits.minimumFontSize...Limits.maximumFontSize),
         default: defaults.typography.size,
@@ -19,7 +19,7 @@ enum LabelOptions {
             "\(formatNumber(defaults.typography.size)); with --fit the largest tried, \(formatNumber(Limits.maximumFontSize))",
         help: "font size in pixels"
     )
-    static let radius = Option(
+    package static let radius = Option(
         "radius",
         short: "-r",
         .radiusSetting,
@@ -27,98 +27,98 @@ enum LabelOptions {
         shown: "\(formatNumber(defaults.radius.sigma)), still legible; with --secure unreadable",
         help: "blur standard deviation in pixels, 0 for sharp, or unreadable"
     )
-    static let color = Option("color", .color(), default: defaults.color, help: "text colour")
-    static let background = Option(
+    package static let color = Option("color", .color(), default: defaults.color, help: "text colour")
+    package static let background = Option(
         "background",
         .color(),
         default: defaults.background,
         help: "background colour"
     )
-    static let canvas = Option<CanvasSize?>(
+    package static let canvas = Option<CanvasSize?>(
         "canvas",
         .canvasSize(),
         shown: "the ink box padded by ceil(3*SIGMA)",
         help: "fixed canvas size; content is centered"
     )
-    static let fit = Option(
+    package static let fit = Option(
         flag: "fit",
         help:
             "with --canvas: the largest size (at most --size if given, else \(formatNumber(Limits.maximumFontSize))) whose blurred, padded label fits the canvas"
     )
-    static let minimumSize = Option(
+    package static let minimumSize = Option(
         "min-size",
         .number("PX", Limits.minimumFontSize...Limits.maximumFontSize),
         default: FitToCanvas.defaultMinimumSize,
         help: "with --fit: the smallest size tried; smaller still not fitting fails"
     )
-    static let padding = Option(
+    package static let padding = Option(
         "padding",
         .integer("PX", 0...Limits.maximumPadding),
         default: defaults.padding,
         help: "empty pixels around the ink beyond the blur's reach"
     )
-    static let features = Option<[String]?>(
+    package static let features = Option<[String]?>(
         "features",
         .list("LIST"),
         help: "OpenType features, comma-separated: tnum,-liga,+smcp,ss01"
     )
-    static let language = Option<String?>(
+    package static let language = Option<String?>(
         "language",
         .text("TAG"),
         help: "language for shaping, a BCP 47 tag such as ar, tr, sr"
     )
-    static let direction = Option(
+    package static let direction = Option(
         "direction",
         .choice("DIR"),
         default: defaults.typography.direction,
         help: "paragraph direction"
     )
-    static let align = Option(
+    package static let align = Option(
         "align",
         .choice("A"),
         default: defaults.typography.alignment,
         help: "line alignment"
     )
-    static let lineSpacing = Option(
+    package static let lineSpacing = Option(
         "line-spacing",
         .number("X", Limits.minimumLineSpacing...Limits.maximumLineSpacing),
         default: defaults.typography.lineSpacing,
         help: "multiple of the font's line height"
     )
-    static let letterSpacing = Option(
+    package static let letterSpacing = Option(
         "letter-spacing",
         .number("PX", -Limits.maximumLetterSpacing...Limits.maximumLetterSpacing),
         default: defaults.typography.letterSpacing,
         help: "extra pixels after each character"
     )
-    static let maxWidth = Option<Double?>(
+    package static let maxWidth = Option<Double?>(
         "max-width",
         .number("PX", 1...Limits.maximumWrapWidth),
         shown: "no wrapping",
         help: "wrap lines longer than this at spaces"
     )
-    static let outline = Option(
+    package static let outline = Option(
         "outline",
         .number("PX", 0...Limits.maximumOutlineWidth),
         default: defaults.typography.outlineWidth,
         help: "draw a stroked outline of this width around the glyphs"
     )
-    static let noSystemFonts = Option(
+    package static let noSystemFonts = Option(
         flag: "no-system-fonts",
         help:
             "use only the chosen and the embedded fonts, never the system's (fontconfig): the same bytes on every machine"
     )
-    static let secure = Option(
+    package static let secure = Option(
         flag: "secure",
         help: "blur a decoy of the text's format instead of the text: the picture reveals nothing"
     )
-    static let format = Option<String?>(
+    package static let format = Option<String?>(
         "format",
         .text("TEMPLATE"),
         shown: "none: --secure requires it",
         help: "with --secure: the secret's longest form, # for each digit, e.g. '##.## €'"
     )
-    static let seed = Option<UInt64?>(
+    package static let seed = Option<UInt64?>(
         "seed",
         .unsigned("N"),
         shown: "the system's secure generator",
@@ -126,7 +126,7 @@ enum LabelOptions {
     )
 
     /// The table, in the order help lists it.
-    static let specs: [OptionSpec] = [
+    package static let specs: [OptionSpec] = [
         font.spec, size.spec, radius.spec, color.spec, background.spec, canvas.spec, fit.spec, minimumSize.spec,
         padding.spec, features.spec, language.spec, direction.spec, align.spec, lineSpacing.spec,
         letterSpacing.spec, maxWidth.spec, outline.spec, noSystemFonts.spec, secure.spec, format.spec, seed.spec,
@@ -134,19 +134,19 @@ enum LabelOptions {
     ]
 
     /// The options' names, as manifest keys and label URLs use them.
-    static var keys: [String] { specs.map(\.key) }
+    package static var keys: [String] { specs.map(\.key) }
 
     /// The names of the flags (a manifest's or a URL's `true` or `false`).
-    static var flagKeys: [String] { specs.filter { $0.placeholder == nil }.map(\.key) }
+    package static var flagKeys: [String] { specs.filter { $0.placeholder == nil }.map(\.key) }
 
     /// A label style from a parsed command line, fitted to its canvas for `text` with `--fit`.
-    static func style(from arguments: ParsedArguments, text: String) throws -> LabelStyle {
+    package static func style(from arguments: ParsedArguments, text: String) throws -> LabelStyle {
         try style(GivenOptions(arguments), text: text)
     }
 
     /// What a `font` value may name: a file or an installed family (the command line, manifests),
     /// or installed families only (label URLs: a path would read the server's files).
-    enum FontNames {
+    package enum FontNames {
         case filesOrFamilies
         case familiesOnly
     }
@@ -155,7 +155,7 @@ enum LabelOptions {
     /// `--fit` the size is the largest at which `text` fits the canvas within `budget`, blurred
     /// at `fitRadius` (default: the style's radius; an animation gives its largest). At `--dpr N`
     /// every length of that 1x style is N times (`DevicePixelRatio`).
-    static func style(
+    package static func style(
         _ options: GivenOptions,
         text: String,
         fitRadius: BlurRadius? = nil,
@@ -168,7 +168,7 @@ enum LabelOptions {
     }
 
     /// The style at 1x, fitted.
-    static func oneXStyle(
+    package static func oneXStyle(
         _ options: GivenOptions,
         text: String,
         fitRadius: BlurRadius?,
@@ -201,18 +201,29 @@ enum LabelOptions {
         )
     }
 
+    /// The refusal of every `font` value that is not an installed family, whatever it names: the
+    /// same words for a file, a folder or nothing at all, so no answer tells what exists.
+    package static let notAnInstalledFamily =
+        "font: not an installed family (only installed family names are served, never files)"
+
+    /// What `render` warns and `serve` and `sign` refuse: content larger than the fixed canvas.
+    package static func doesNotFit(_ canvas: CanvasSize) -> String {
+        "the content does not fit the \(canvas.width)x\(canvas.height) canvas"
+    }
+
     /// `name` as an installed family (or `default`), never a file: names with `/`, `.`, `#` or a
     /// fontconfig property (`=`) are refused unlooked, and no path is ever tried.
-    static func installedFamily(_ name: String) throws -> Font {
+    package static func installedFamily(_ name: String) throws -> Font {
         if name.lowercased() == "default" { return FontLibrary.defaultFont }
         guard !name.contains(where: { "/.#=\\".contains($0) }), let family = try? FontLibrary.family(name) else {
-            throw UsageError(message: URLLabelOptions.notAnInstalledFamily)
+            throw UsageError(message: notAnInstalledFamily)
         }
         return family
     }
 
     /// A label style from given options, without fitting.
-    static func unfittedStyle(_ options: GivenOptions, fonts: FontNames = .filesOrFamilies) throws -> LabelStyle {
+    package static func unfittedStyle(_ options: GivenOptions, fonts: FontNames = .filesOrFamilies) throws -> LabelStyle
+    {
         var text = TextStyle()
         if let name = try font.value(in: options) {
             guard !name.isEmpty else {
@@ -270,7 +281,7 @@ enum LabelOptions {
     }
 
     /// The `--radius` asked for: as given, or in secure mode by default the legibility floor.
-    static func radiusSetting(_ options: GivenOptions) throws -> RadiusSetting {
+    package static func radiusSetting(_ options: GivenOptions) throws -> RadiusSetting {
         if !radius.isGiven(in: options), try secure.value(in: options) { return .unreadable }
         return try radius.value(in: options)
     }

@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 import Glibc
 
