@@ -28,6 +28,9 @@ package struct ServeSettings: Sendable {
     /// The presets URLs may name (`--preset`, `BLURLABEL_PRESETS`) and `--only-presets`.
     package var presets = Presets()
 
+    /// Every setting at its default (the options' defaults are these).
+    package init() {}
+
     /// What `blurlabel serve ARGUMENTS` asks for.
     package enum Parsed {
         case help(String)

@@ -7,11 +7,11 @@ import Glibc
 /// `@unchecked Sendable` because its state is guarded by the pthread mutex right here (a
 /// condition variable needs one, and ThreadSanitizer knows both): `jobs`, `running` and
 /// `stopping` are touched only between `pthread_mutex_lock(lock)` and its unlock.
-public final class BoundedWorkers: @unchecked Sendable {
-    public typealias Job = @Sendable () -> Void
+package final class BoundedWorkers: @unchecked Sendable {
+    package typealias Job = @Sendable () -> Void
 
-    public let threads: Int
-    public let capacity: Int
+    package let threads: Int
+    package let capacity: Int
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let available = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -24,7 +24,7 @@ public final class BoundedWorkers: @unchecked Sendable {
     private var alive = 0
 
     /// `threads` workers and room for `capacity` jobs waiting (at least 1; besides those running).
-    public init(threads: Int, capacity: Int) {
+    package init(threads: Int, capacity: Int) {
         self.threads = max(1, threads)
         self.capacity = max(1, capacity)
         jobs = Array(repeating: nil, count: max(1, capacity))
@@ -61,7 +61,7 @@ public final class BoundedWorkers: @unchecked Sendable {
     }
 
     /// Jobs waiting and jobs running.
-    public var depth: (waiting: Int, running: Int) {
+    package var depth: (waiting: Int, running: Int) {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return (count, running)
@@ -69,7 +69,7 @@ public final class BoundedWorkers: @unchecked Sendable {
 
     /// Queues `job` unless every worker is busy and the queue is full (or the pool is stopping);
     /// false then, and the job is not run.
-    public func submit(_ job: @escaping Job) -> Bool {
+    package func submit(_ job: @escaping Job) -> Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         guard !stopping, alive > 0, count < capacity else { return false }
@@ -82,7 +82,7 @@ public final class BoundedWorkers: @unchecked Sendable {
     /// Lets the queued and running jobs finish (at most `seconds`), then stops the workers.
     /// Returns whether everything finished.
     @discardableResult
-    public func drain(seconds: Double) -> Bool {
+    package func drain(seconds: Double) -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
         let whole = Int(seconds)

@@ -44,7 +44,7 @@ struct EditSaveTests {
                 workers: workers
             )
             let service = service
-            server = try HTTPServer(HTTPServer.Configuration(), handler: { service.handle($0, $1) })
+            server = try HTTPServer(HTTPServer.Configuration(edit: settings), handler: { service.handle($0, $1) })
             service.port.withLock { $0 = server.port }
         }
 

@@ -30,26 +30,26 @@ struct EditServiceTests {
         _ service: EditService,
         _ method: String,
         _ path: String,
-        headers: [(name: String, value: String)]
+        headers: HTTPHeaders
     ) -> (Int, HTTPResponse?) {
         let exchange = Exchange(method: method, path: path, query: "", headers: headers, connection: 1)
         let response = service.handle(
             HTTPRequest(method: method, path: path, headers: headers),
             HTTPResponder(exchange: exchange)
         )
-        return (response?.status ?? 0, response)
+        return (response?.status.code ?? 0, response)
     }
 
     @Test func everyRequestNeedsTheTokenAndTheServersOwnHost() throws {
         let service = try Self.service()
-        let host = [(name: "Host", value: "127.0.0.1:4321")]
+        let host: HTTPHeaders = [("Host", "127.0.0.1:4321")]
         #expect(Self.status(service, "GET", "/", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/state", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/" + String(repeating: "0", count: 32) + "/", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/\(Self.token)x/", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/\(Self.token)/", headers: []).0 == 421)
         #expect(Self.status(service, "GET", "/\(Self.token)/", headers: [("Host", "evil.example:4321")]).0 == 421)
-        let foreign = host + [(name: "Origin", value: "http://evil.example")]
+        let foreign = host + [("Origin", "http://evil.example")]
         #expect(Self.status(service, "POST", "/\(Self.token)/done", headers: foreign).0 == 403)
         #expect(!service.done.withLock { $0 })
         let (status, page) = Self.status(service, "GET", "/\(Self.token)/", headers: host)
@@ -65,7 +65,7 @@ struct EditServiceTests {
     /// takes, a step beyond a range is refused, and the page itself names no mode or range.
     @Test func thePageOffersTheServersModesAndRanges() throws {
         let service = try Self.service()
-        let host = [(name: "Host", value: "127.0.0.1:4321")]
+        let host: HTTPHeaders = [("Host", "127.0.0.1:4321")]
         let body = try #require(Self.status(service, "GET", "/\(Self.token)/state", headers: host).1?.body)
         let state = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         let modes = try #require(state["modes"] as? [String])
@@ -153,7 +153,7 @@ struct EditServiceTests {
     @Test func onlyThePagesOwnRequestsPutOffTheIdleExit() throws {
         let service = try Self.service()
         service.lastRequest.withLock { $0 = 5 }
-        let host = [(name: "Host", value: "127.0.0.1:4321")]
+        let host: HTTPHeaders = [("Host", "127.0.0.1:4321")]
         _ = Self.status(service, "GET", "/state", headers: host)
         _ = Self.status(service, "GET", "/\(Self.token)/state", headers: [("Host", "evil.example:4321")])
         #expect(service.lastRequest.withLock { $0 } == 5)
