@@ -8,13 +8,13 @@ package enum CommonOptions {
         .text("OUT.png"),
         help: "where to write the PNG ('-' for standard output)"
     )
-    package static let maxPixels = Option(
+    static let maxPixels = Option(
         "max-pixels",
         .integer("N", 1...Limits.maximumPixels),
         default: PNGDecoder.defaultMaxPixels,
         help: "refuse inputs larger than N pixels"
     )
-    package static let tint = Option<Color?>(
+    static let tint = Option<Color?>(
         "tint",
         .color("COLOR"),
         help: "a veil of COLOR over the blur (#ffffff4d frosted, #0000004d dark); see docs/pictures-levels.md"
@@ -33,12 +33,12 @@ package enum CommonOptions {
     )
 
     /// The render budget `--max-render-mb` gives (its range is the budget's).
-    package static func budget(_ options: GivenOptions) throws -> RenderBudget {
+    static func budget(_ options: GivenOptions) throws -> RenderBudget {
         try RenderBudget(megabytes: maxRenderMegabytes.value(in: options))
     }
 
     /// The `-o` path, which the command cannot do without.
-    package static func requiredOutput(_ options: GivenOptions) throws -> String {
+    static func requiredOutput(_ options: GivenOptions) throws -> String {
         guard let path = try output.value(in: options) else {
             throw UsageError(message: "missing -o OUT.png (use '-o -' for standard output)")
         }

@@ -5,7 +5,7 @@ import BlurredLabelCore
 /// width, σ) is multiplied by N and the text is set at that size, so it is sharper than any
 /// upscale; the picture is exactly N times the 1x picture's width and height.
 package enum DevicePixelRatio {
-    package static let option = Option(
+    static let option = Option(
         "dpr",
         .integer("N", 1...4),
         default: 1,
@@ -16,12 +16,7 @@ package enum DevicePixelRatio {
     /// the 1x canvas, or without one N times the 1x picture's size (measured by laying the 1x
     /// text out and rasterizing it, without the blur), so that rounding at the larger size never
     /// makes the picture a pixel larger or smaller than N times.
-    package static func scaled(
-        _ style: LabelStyle,
-        by ratio: Int,
-        text: String,
-        budget: RenderBudget
-    ) throws -> LabelStyle {
+    static func scaled(_ style: LabelStyle, by ratio: Int, text: String, budget: RenderBudget) throws -> LabelStyle {
         guard ratio > 1 else { return style }
         let factor = Double(ratio)
         let (width, height) =

@@ -30,7 +30,7 @@ package enum FlagMessages {
     }
 
     /// `BlurRadius`'s refusal of the σ given as `option` (`--radius`, `--max-radius`).
-    package static func message(for error: BlurError, option: String, given: OptionValue?) -> String {
+    static func message(for error: BlurError, option: String, given: OptionValue?) -> String {
         switch error {
         case let .invalidRadius(sigma):
             let shown: String

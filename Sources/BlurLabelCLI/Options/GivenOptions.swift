@@ -35,10 +35,10 @@ package struct GivenOptions: Equatable, Sendable {
 
     subscript(name: String) -> OptionValue? { entries.first { $0.name == name }?.value }
 
-    package func has(_ name: String) -> Bool { self[name] != nil }
+    func has(_ name: String) -> Bool { self[name] != nil }
 
     /// Every value given as text (lists' items too), for `SecureMessages`.
-    package var textValues: [String] {
+    var textValues: [String] {
         entries.flatMap { entry -> [String] in
             switch entry.value {
             case let .text(text): return [text]

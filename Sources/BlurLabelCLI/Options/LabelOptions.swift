@@ -3,7 +3,7 @@ import BlurredLabelCore
 /// The label options shared by `render`, `animate`, `sign`, batch manifests and label URLs: each
 /// declared once, with its range from `Limits` and its default from `LabelStyle()`.
 package enum LabelOptions {
-    package static let defaults = LabelStyle()
+    static let defaults = LabelStyle()
 
     package static let font = Option<String?>(
         "font",
@@ -11,7 +11,7 @@ package enum LabelOptions {
         shown: "the embedded DejaVu Sans",
         help: "font file (PATH#INDEX for a collection face) or installed family"
     )
-    package static let size = Option(
+    static let size = Option(
         "size",
         .number("PX", Limits.minimumFontSize...Limits.maximumFontSize),
         default: defaults.typography.size,
@@ -19,7 +19,7 @@ package enum LabelOptions {
             "\(formatNumber(defaults.typography.size)); with --fit the largest tried, \(formatNumber(Limits.maximumFontSize))",
         help: "font size in pixels"
     )
-    package static let radius = Option(
+    static let radius = Option(
         "radius",
         short: "-r",
         .radiusSetting,
@@ -27,8 +27,8 @@ package enum LabelOptions {
         shown: "\(formatNumber(defaults.radius.sigma)), still legible; with --secure unreadable",
         help: "blur standard deviation in pixels, 0 for sharp, or unreadable"
     )
-    package static let color = Option("color", .color(), default: defaults.color, help: "text colour")
-    package static let background = Option(
+    static let color = Option("color", .color(), default: defaults.color, help: "text colour")
+    static let background = Option(
         "background",
         .color(),
         default: defaults.background,
@@ -45,80 +45,80 @@ package enum LabelOptions {
         help:
             "with --canvas: the largest size (at most --size if given, else \(formatNumber(Limits.maximumFontSize))) whose blurred, padded label fits the canvas"
     )
-    package static let minimumSize = Option(
+    static let minimumSize = Option(
         "min-size",
         .number("PX", Limits.minimumFontSize...Limits.maximumFontSize),
         default: FitToCanvas.defaultMinimumSize,
         help: "with --fit: the smallest size tried; smaller still not fitting fails"
     )
-    package static let padding = Option(
+    static let padding = Option(
         "padding",
         .integer("PX", 0...Limits.maximumPadding),
         default: defaults.padding,
         help: "empty pixels around the ink beyond the blur's reach"
     )
-    package static let features = Option<[String]?>(
+    static let features = Option<[String]?>(
         "features",
         .list("LIST"),
         help: "OpenType features, comma-separated: tnum,-liga,+smcp,ss01"
     )
-    package static let language = Option<String?>(
+    static let language = Option<String?>(
         "language",
         .text("TAG"),
         help: "language for shaping, a BCP 47 tag such as ar, tr, sr"
     )
-    package static let direction = Option(
+    static let direction = Option(
         "direction",
         .choice("DIR"),
         default: defaults.typography.direction,
         help: "paragraph direction"
     )
-    package static let align = Option(
+    static let align = Option(
         "align",
         .choice("A"),
         default: defaults.typography.alignment,
         help: "line alignment"
     )
-    package static let lineSpacing = Option(
+    static let lineSpacing = Option(
         "line-spacing",
         .number("X", Limits.minimumLineSpacing...Limits.maximumLineSpacing),
         default: defaults.typography.lineSpacing,
         help: "multiple of the font's line height"
     )
-    package static let letterSpacing = Option(
+    static let letterSpacing = Option(
         "letter-spacing",
         .number("PX", -Limits.maximumLetterSpacing...Limits.maximumLetterSpacing),
         default: defaults.typography.letterSpacing,
         help: "extra pixels after each character"
     )
-    package static let maxWidth = Option<Double?>(
+    static let maxWidth = Option<Double?>(
         "max-width",
         .number("PX", 1...Limits.maximumWrapWidth),
         shown: "no wrapping",
         help: "wrap lines longer than this at spaces"
     )
-    package static let outline = Option(
+    static let outline = Option(
         "outline",
         .number("PX", 0...Limits.maximumOutlineWidth),
         default: defaults.typography.outlineWidth,
         help: "draw a stroked outline of this width around the glyphs"
     )
-    package static let noSystemFonts = Option(
+    static let noSystemFonts = Option(
         flag: "no-system-fonts",
         help:
             "use only the chosen and the embedded fonts, never the system's (fontconfig): the same bytes on every machine"
     )
-    package static let secure = Option(
+    static let secure = Option(
         flag: "secure",
         help: "blur a decoy of the text's format instead of the text: the picture reveals nothing"
     )
-    package static let format = Option<String?>(
+    static let format = Option<String?>(
         "format",
         .text("TEMPLATE"),
         shown: "none: --secure requires it",
         help: "with --secure: the secret's longest form, # for each digit, e.g. '##.## €'"
     )
-    package static let seed = Option<UInt64?>(
+    static let seed = Option<UInt64?>(
         "seed",
         .unsigned("N"),
         shown: "the system's secure generator",
@@ -134,13 +134,13 @@ package enum LabelOptions {
     ]
 
     /// The options' names, as manifest keys and label URLs use them.
-    package static var keys: [String] { specs.map(\.key) }
+    static var keys: [String] { specs.map(\.key) }
 
     /// The names of the flags (a manifest's or a URL's `true` or `false`).
     package static var flagKeys: [String] { specs.filter { $0.placeholder == nil }.map(\.key) }
 
     /// A label style from a parsed command line, fitted to its canvas for `text` with `--fit`.
-    package static func style(from arguments: ParsedArguments, text: String) throws -> LabelStyle {
+    static func style(from arguments: ParsedArguments, text: String) throws -> LabelStyle {
         try style(GivenOptions(arguments), text: text)
     }
 
@@ -168,7 +168,7 @@ package enum LabelOptions {
     }
 
     /// The style at 1x, fitted.
-    package static func oneXStyle(
+    static func oneXStyle(
         _ options: GivenOptions,
         text: String,
         fitRadius: BlurRadius?,
@@ -213,7 +213,7 @@ package enum LabelOptions {
 
     /// `name` as an installed family (or `default`), never a file: names with `/`, `.`, `#` or a
     /// fontconfig property (`=`) are refused unlooked, and no path is ever tried.
-    package static func installedFamily(_ name: String) throws -> Font {
+    static func installedFamily(_ name: String) throws -> Font {
         if name.lowercased() == "default" { return FontLibrary.defaultFont }
         guard !name.contains(where: { "/.#=\\".contains($0) }), let family = try? FontLibrary.family(name) else {
             throw UsageError(message: notAnInstalledFamily)
@@ -222,8 +222,7 @@ package enum LabelOptions {
     }
 
     /// A label style from given options, without fitting.
-    package static func unfittedStyle(_ options: GivenOptions, fonts: FontNames = .filesOrFamilies) throws -> LabelStyle
-    {
+    static func unfittedStyle(_ options: GivenOptions, fonts: FontNames = .filesOrFamilies) throws -> LabelStyle {
         var text = TextStyle()
         if let name = try font.value(in: options) {
             guard !name.isEmpty else {
@@ -281,7 +280,7 @@ package enum LabelOptions {
     }
 
     /// The `--radius` asked for: as given, or in secure mode by default the legibility floor.
-    package static func radiusSetting(_ options: GivenOptions) throws -> RadiusSetting {
+    static func radiusSetting(_ options: GivenOptions) throws -> RadiusSetting {
         if !radius.isGiven(in: options), try secure.value(in: options) { return .unreadable }
         return try radius.value(in: options)
     }

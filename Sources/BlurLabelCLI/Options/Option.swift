@@ -7,15 +7,15 @@ package struct Option<Value: Sendable>: Sendable {
     /// The name without dashes: `radius`.
     package let key: String
     /// A one-letter alias such as `-o`.
-    package let short: String?
+    let short: String?
     /// What the value looks like (`SIGMA`); nil for a flag.
-    package let placeholder: String?
+    let placeholder: String?
     /// What the option does in a few words, the values it accepts (`0 to 1000`; nil when any of
     /// the kind) and its default as help shows it (`2.5`, `every core`; nil when none). Made only
     /// when asked: the table is built at every start, its help rarely.
     package let describe: @Sendable () -> OptionText
     /// May be given several times (its values are read as a list).
-    package let repeatable: Bool
+    let repeatable: Bool
     /// The value when the option is not given (false for a flag, nil for an option without a default).
     package let defaultValue: Value
     /// The typed value of what was given.

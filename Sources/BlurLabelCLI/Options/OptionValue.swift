@@ -8,7 +8,7 @@ package enum OptionValue: Equatable, Sendable {
     case list([String])
 
     /// How the value reads in a message.
-    package var shown: String {
+    var shown: String {
         switch self {
         case let .text(t): return "'\(t)'"
         case let .number(n): return formatNumber(n)
@@ -19,6 +19,6 @@ package enum OptionValue: Equatable, Sendable {
 }
 
 /// `value` as help and messages show it: whole numbers without a decimal point.
-package func formatNumber(_ value: Double) -> String {
+func formatNumber(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }

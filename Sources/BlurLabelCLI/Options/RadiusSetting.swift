@@ -2,15 +2,15 @@ import BlurredLabelCore
 
 /// A label's `--radius` (a manifest's `radius`, a URL's `radius:`): a σ in pixels, or
 /// `unreadable`, the legibility floor for the label's size (`BlurRadius.unreadable(forSize:)`).
-package enum RadiusSetting: Equatable, Sendable {
+enum RadiusSetting: Equatable, Sendable {
     case sigma(BlurRadius)
     case unreadable
 
     /// The word that asks for the floor.
-    package static let unreadableName = "unreadable"
+    static let unreadableName = "unreadable"
 
     /// The σ for a label of `size` px.
-    package func radius(forSize size: Double) -> BlurRadius {
+    func radius(forSize size: Double) -> BlurRadius {
         switch self {
         case let .sigma(radius): return radius
         case .unreadable: return BlurRadius.legibilityFloor(forSize: size)
@@ -20,7 +20,7 @@ package enum RadiusSetting: Equatable, Sendable {
 
 extension ValueKind where T == RadiusSetting {
     /// A σ as `ValueKind.sigma` reads it, or the word `unreadable`.
-    package static var radiusSetting: Self {
+    static var radiusSetting: Self {
         let sigma = ValueKind<BlurRadius>.sigma
         return ValueKind(
             placeholder: sigma.placeholder,

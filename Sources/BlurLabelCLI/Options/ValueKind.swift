@@ -3,17 +3,17 @@ import BlurredLabelCore
 /// What an option's value is: how it looks in help, what it accepts, and how a given value
 /// (command-line text, or a manifest's typed JSON) becomes it, with messages that name the option.
 package struct ValueKind<T>: Sendable {
-    package let placeholder: String
+    let placeholder: String
     /// The accepted values as help shows them (`0 to 1000`), nil for any; made when help asks.
-    package var accepted: @Sendable () -> String? = { nil }
-    package var repeatable = false
-    package let parse: @Sendable (OptionValue, _ name: String) throws -> T
-    package let show: @Sendable (T) -> String?
+    var accepted: @Sendable () -> String? = { nil }
+    var repeatable = false
+    let parse: @Sendable (OptionValue, _ name: String) throws -> T
+    let show: @Sendable (T) -> String?
 }
 
 extension ValueKind where T == Double {
     /// A decimal number in `range`; a manifest's number is taken as it is.
-    package static func number(_ placeholder: String, _ range: ClosedRange<Double>) -> Self {
+    static func number(_ placeholder: String, _ range: ClosedRange<Double>) -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { "\(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound))" },
@@ -88,7 +88,7 @@ extension ValueKind where T == Int {
 
 extension ValueKind where T == UInt64 {
     /// A whole number from 0 to 2^64 - 1 (as text for values a JSON number cannot hold exactly).
-    package static func unsigned(_ placeholder: String) -> Self {
+    static func unsigned(_ placeholder: String) -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { "0 to 2^64 - 1" },
@@ -126,7 +126,7 @@ extension ValueKind where T == String {
 
 extension ValueKind where T == [String] {
     /// A list: a manifest's JSON list of strings, or comma-separated text.
-    package static func list(_ placeholder: String) -> Self {
+    static func list(_ placeholder: String) -> Self {
         ValueKind(placeholder: placeholder) { given, name in
             switch given {
             case let .list(items): return items
@@ -154,7 +154,7 @@ extension ValueKind where T == [String] {
 
 extension ValueKind where T: RawRepresentable & CaseIterable & Sendable, T.RawValue == String {
     /// One of an enumeration's names.
-    package static func choice(_ placeholder: String) -> Self {
+    static func choice(_ placeholder: String) -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { listed },
@@ -187,7 +187,7 @@ extension ValueKind where T: RawRepresentable & CaseIterable & Sendable, T.RawVa
 
 extension ValueKind where T == Color {
     /// A colour: `#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA`, a CSS name or `transparent`.
-    package static func color(_ placeholder: String = "C") -> Self {
+    static func color(_ placeholder: String = "C") -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, a CSS name or transparent" },
@@ -201,7 +201,7 @@ extension ValueKind where T == Color {
 
 extension ValueKind where T == CanvasSize {
     /// `WxH` with both sides from 1 to `Limits.maximumCanvasSide`.
-    package static func canvasSize(_ placeholder: String = "WxH") -> Self {
+    static func canvasSize(_ placeholder: String = "WxH") -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { "sides 1 to \(Limits.maximumCanvasSide)" },
@@ -217,14 +217,14 @@ extension ValueKind where T == CanvasSize {
 }
 
 /// Reading option text: numbers, colours and sizes, with messages that name the option.
-package enum ValueText {
+enum ValueText {
     /// Text as given; anything else is refused.
     @Sendable static func text(_ given: OptionValue, _ name: String) throws -> String {
         guard case let .text(text) = given else { throw UsageError(message: "\(name) needs text, got \(given.shown)") }
         return text
     }
 
-    package static func number(_ text: String, option: String, range: ClosedRange<Double>) throws -> Double {
+    static func number(_ text: String, option: String, range: ClosedRange<Double>) throws -> Double {
         // Decimal only, as whole-number options are: Swift's Double also reads hexadecimal ("0x10").
         guard !text.contains(where: { $0 == "x" || $0 == "X" }), let value = Double(text), value.isFinite else {
             throw UsageError(message: "\(option) needs a finite decimal number, got '\(text)'")
@@ -246,12 +246,12 @@ package enum ValueText {
         return value
     }
 
-    package static func color(_ text: String, option: String) throws -> Color {
+    static func color(_ text: String, option: String) throws -> Color {
         do { return try Color(parsing: text) } catch { throw UsageError(message: "\(option): \(error)") }
     }
 
     /// `WxH` with both sides positive.
-    package static func size(_ text: String, option: String) throws -> (width: Int, height: Int) {
+    static func size(_ text: String, option: String) throws -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw UsageError(message: "\(option) needs WIDTHxHEIGHT, got '\(text)'")
