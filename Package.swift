@@ -48,26 +48,37 @@ let package = Package(
         .target(name: "CCPUSet"),
         // The default fonts, embedded with .incbin from the top-level Fonts/ folder.
         .target(name: "CEmbeddedFonts", cSettings: [.headerSearchPath("../../Fonts")]),
-        // The engine: labels, blur, text, PNG, redaction, comparison. No Swift Concurrency, so the
-        // command-line tool, which links only this, starts without its runtime and libdispatch.
+        // The layers below the engine, each depending only on those under it (docs/DESIGN.md, "Modules"):
+        // the system layer (locks, worker pool, system calls, files), pixels (pictures, colours, the
+        // per-CPU kernels' choice), codecs (PNG and its deflaters) and text (fonts, shaping, glyphs).
+        .target(name: "BlurLabelSystem", dependencies: ["CThreadSanitizer", "CCPUSet"]),
+        .target(name: "BlurLabelPixels", dependencies: ["BlurLabelSystem", "CBlurKernels"]),
+        .target(name: "BlurLabelCodecs", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CPNGShim", "CZlib", "CDeflate", "CBlurKernels"]),
+        .target(
+            name: "BlurLabelText",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
+        ),
+        // The engine: labels, blur, redaction, levels, comparison, over the layers above (re-exported).
+        // No Swift Concurrency, so the command-line tool, which links only this, starts without its
+        // runtime and libdispatch.
         .target(
             name: "BlurredLabelCore",
-            dependencies: ["CPNGShim", "CBlurKernels", "CThreadSanitizer", "CCPUSet", "CZlib", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts", "CJansson", "CDeflate"]
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "CBlurKernels", "CJansson"]
         ),
         // The library: the engine re-exported, plus the `BlurLevels` actor.
         .target(name: "BlurredLabelKit", dependencies: ["BlurredLabelCore"]),
-        .target(name: "GoldenImage", dependencies: ["BlurredLabelCore"]),
+        .target(name: "GoldenImage", dependencies: ["BlurLabelSystem", "BlurredLabelCore"]),
         // renameat2(RENAME_NOREPLACE) (a GNU extension Swift's Glibc does not declare): batch
         // publishes an output only where no other process already has.
         .target(name: "CRenameNoReplace"),
-        .target(name: "BlurLabelCLI", dependencies: ["BlurredLabelCore", "CRenameNoReplace"]),
+        .target(name: "BlurLabelCLI", dependencies: ["BlurLabelSystem", "BlurredLabelCore", "CRenameNoReplace"]),
         // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),
         // serve's, sign's and edit's settings, options and URL label options, parsed by the command
         // line's parser: blurlabel-serve runs them, and `blurlabel` lists their options in its manual
         // page, completions and option tables (it links no HTTP or crypto library for that).
-        .target(name: "BlurLabelServeSettings", dependencies: ["BlurLabelCLI", "BlurredLabelCore"]),
+        .target(name: "BlurLabelServeSettings", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurLabelSystem"]),
         .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "BlurLabelServeSettings", "CProcessArguments"]),
         // HTTP (libmicrohttpd) and crypto (OpenSSL's libcrypto) for `blurlabel serve` and `sign`:
         // a separate executable that `blurlabel` execs, so a one-label `render` loads neither.
@@ -76,13 +87,13 @@ let package = Package(
         // MHD_start_daemon's options are C variadic arguments, which Swift cannot pass.
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
         // The HTTP layer `serve` and `edit` share: request -> handler -> response, limits, workers.
-        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurredLabelCore"]),
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurLabelSystem"]),
         // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
         // (BlurLabelCLI directly for three things: the version, in ETags and /metrics; `GivenOptions`,
         // a URL label's parsed options; `decodeStill`, which edit reads its picture with, as redact does.)
         .target(
             name: "BlurLabelServe",
-            dependencies: ["BlurLabelServeSettings", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"],
+            dependencies: ["BlurLabelServeSettings", "BlurLabelSystem", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"],
             // `blurlabel edit`'s page, compiled into the binary as bytes: nothing to install beside it.
             resources: [.embedInCode("Resources/edit.html")]
         ),
@@ -113,16 +124,16 @@ let package = Package(
         // emulated by SIMDe, so their bytes are checked on CPUs without AVX-512.
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BlurLabelCLITests",
-            dependencies: ["BlurLabelCLI", "BlurLabelServeSettings", "BlurredLabelCore", "BlurredLabelKit"]
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurLabelServeSettings", "BlurredLabelCore", "BlurredLabelKit"]
         ),
         .testTarget(
             name: "BlurLabelServeTests",
-            dependencies: ["BlurLabelServe", "BlurLabelServeSettings", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "BlurLabelServeSettings", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]
         ),
     ]
 )

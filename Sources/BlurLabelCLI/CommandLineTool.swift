@@ -1,5 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-import Glibc
 
 /// The `blurlabel` command: subcommand dispatch, `--help`, `--version`, and the exit-code
 /// contract (0 success, 1 a difference found by `diff`, 2 bad input, one line on stderr).

@@ -1,5 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-import Glibc
 
 /// `blurlabel diff EXPECTED.png ACTUAL.png`: exit 0 within tolerance, 1 when not, 2 on bad input.
 enum DiffCommand {

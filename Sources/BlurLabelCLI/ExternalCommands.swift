@@ -1,4 +1,4 @@
-import Glibc
+import BlurLabelSystem
 
 /// `serve`, `sign` and `edit` run in `blurlabel-serve`, installed beside `blurlabel`: it links the HTTP
 /// (libmicrohttpd) and crypto (libcrypto) libraries, which a one-label `render` must not load.

@@ -1,5 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-import Glibc
 
 /// `blurlabel redact IN.png --rect X,Y,W,H[:MODE] ... -o OUT.png`: obscure rectangles of an image.
 package enum RedactCommand {

@@ -1,9 +1,6 @@
+import BlurLabelSystem
 import BlurredLabelCore
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes all of `text` to a descriptor (standard output or error), retrying short writes and
 /// interrupts; on a failure the rest is dropped, and a failure on standard output is remembered
@@ -11,23 +8,15 @@ import Glibc
 /// run that could not deliver it must not exit as if it had.
 func writeText(_ text: String, toDescriptor fd: Int32) {
     var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if fd == STDOUT_FILENO {
-                    _ = standardOutputError.compareExchange(
-                        expected: 0,
-                        desired: n < 0 ? errno : EIO,
-                        ordering: .relaxed
-                    )
-                }
-                return
-            }
-            offset += n
+    let failure = text.withUTF8 { bytes -> Int32? in
+        let written = Result { () throws(SystemCallError) in try SystemCall.write(fd, UnsafeRawBufferPointer(bytes)) }
+        switch written {
+        case .success(let count): return count == bytes.count ? nil : EIO
+        case .failure(let error): return error.code
         }
+    }
+    if let failure, fd == STDOUT_FILENO {
+        _ = standardOutputError.compareExchange(expected: 0, desired: failure, ordering: .relaxed)
     }
 }
 

@@ -1,9 +1,6 @@
+import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One JSON line per request on standard error: time, method, status, seconds, bytes. Never the
 /// path (it carries the text, which may be the secret) nor any header. The server's start and stop

@@ -1,9 +1,6 @@
 import BlurLabelServeSettings
+import BlurLabelSystem
 import BlurredLabelCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A private (0600) HTML file that sends the browser on to a URL, for `edit --open`: the browser
 /// is given the file's path, and the URL with its token stays out of every process's arguments.

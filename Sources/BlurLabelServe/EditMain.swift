@@ -1,11 +1,8 @@
 import BlurLabelCLI
 import BlurLabelServeSettings
+import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `blurlabel-serve edit …`, which `blurlabel edit` execs: the page server on loopback.
 enum EditMain {

@@ -1,10 +1,7 @@
 import BlurLabelServeSettings
+import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `blurlabel edit`'s requests: the page, the picture, previews rendered by the engine, Save and
 /// Done. Every request needs the one-time token as its first path segment and the server's own

@@ -1,8 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Prometheus' standard process metrics (the names its client libraries use), read from /proc
 /// when `/metrics` is asked for.

@@ -1,11 +1,8 @@
 import BlurLabelCLI
 import BlurLabelServeSettings
+import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `blurlabel-serve serve …`, `sign …` and `edit …`, which `blurlabel serve`, `sign` and
 /// `edit` exec: the HTTP and crypto libraries load only here.

@@ -1,6 +1,6 @@
 import BlurLabelCLI
+import BlurLabelSystem
 import BlurredLabelCore
-import Glibc
 
 /// `blurlabel edit IN.png -o OUT.png …`'s settings, parsed by the command line's parser; the page
 /// server itself runs in the separate `blurlabel-serve` executable (Package.swift says why).

@@ -1,6 +1,6 @@
 import BlurLabelCLI
+import BlurLabelSystem
 import BlurredLabelCore
-import Glibc
 
 /// `blurlabel serve`'s settings, each from its option, else its environment variable, else the
 /// default. Parsed here, by the command line's parser and value checks; the server itself is

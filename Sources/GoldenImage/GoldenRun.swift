@@ -1,5 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-import Glibc
 
 /// One test run, as far as artifacts folders are concerned: the first golden of a run that uses
 /// a folder empties it of an earlier run's failures, so its report page lists exactly this run.

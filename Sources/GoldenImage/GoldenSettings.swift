@@ -1,6 +1,6 @@
+import BlurLabelSystem
 import BlurredLabelCore
 import FoundationEssentials
-import Glibc
 
 /// A golden setting that cannot be used: which setting, the value given, the values accepted.
 /// The golden fails with this one line, having read and written nothing.

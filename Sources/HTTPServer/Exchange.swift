@@ -1,10 +1,6 @@
-import BlurredLabelCore
+import BlurLabelSystem
 import CHTTPShim
 import CMicroHTTPD
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One request on its connection, from its headers being read to its completion: libmicrohttpd
 /// keeps a pointer to it (the connection's `con_cls`) and calls the access handler several times

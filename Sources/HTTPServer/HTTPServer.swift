@@ -1,11 +1,7 @@
-import BlurredLabelCore
+import BlurLabelSystem
 import CHTTPShim
 import CMicroHTTPD
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An HTTP/1.1 server (keep-alive, pipelining) on libmicrohttpd: a few threads poll every
 /// connection with epoll, so a slow client holds no thread, and a complete request is handed to

@@ -1,10 +1,6 @@
-import BlurredLabelCore
+import BlurLabelSystem
 import CHTTPShim
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Deadlines that a client cannot reset. libmicrohttpd's own timeout counts idle time only, so a
 /// client sending a byte every few seconds would hold its connection for hours. Here a whole

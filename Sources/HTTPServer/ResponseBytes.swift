@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BlurLabelSystem
 
 /// A response body's bytes, immutable once made and shared by every response that sends them: a
 /// cached label sent to a hundred slow readers is one allocation, not a hundred copies.

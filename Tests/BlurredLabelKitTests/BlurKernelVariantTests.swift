@@ -3,6 +3,10 @@ import CBlurKernelsAVX512Emulated
 import Foundation
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// Every CPU variant of the blur kernels must give the baseline's bytes. A variant this CPU lacks

@@ -3,6 +3,10 @@ import Foundation
 import GoldenImage
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// Splits an APNG back into ordinary PNG files, one per frame, for checking what was written.

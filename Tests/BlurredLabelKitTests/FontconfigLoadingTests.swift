@@ -1,5 +1,9 @@
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// fontconfig is opened at run time (Text/Fontconfig.swift): each way that can fail says why,

@@ -3,6 +3,10 @@ import Foundation
 import GoldenImage
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// A premultiplied RGBA picture with hard edges, noise and translucent parts (alpha from 0 up),

@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// The kind of file system object at `path` (S_IFREG, S_IFIFO, ...), without following a link.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 @Suite("PNG decoding")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import BlurredLabelCore
 
-/// `parallelChunks` (Concurrency/Parallel.swift): every item exactly once, in contiguous chunks sized as
+/// `parallelChunks` (BlurLabelSystem/Parallel.swift): every item exactly once, in contiguous chunks sized as
 /// documented, whatever the thread count.
 @Suite("Parallel chunks")
 struct ParallelChunksTests {

@@ -1,6 +1,10 @@
 import CZlib
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// `RunDeflate` (level 1 of picture frames): zlib's own inflate gives back the input exactly for

@@ -1,6 +1,10 @@
 import CZlib
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// `SmallPNGWriter` compresses with libdeflate, libpng with zlib: for the images the writer takes

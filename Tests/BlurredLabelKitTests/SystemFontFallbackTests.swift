@@ -2,6 +2,10 @@ import BlurredLabelKit
 import Foundation
 import Testing
 
+@testable import BlurLabelCodecs
+@testable import BlurLabelPixels
+@testable import BlurLabelSystem
+@testable import BlurLabelText
 @testable import BlurredLabelCore
 
 /// The Debian fonts scripts/ensure-deps installs for these tests.

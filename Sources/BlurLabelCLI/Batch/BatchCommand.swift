@@ -1,9 +1,6 @@
+import BlurLabelSystem
 import BlurredLabelCore
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `blurlabel batch MANIFEST.jsonl|- --out DIR`: many labels from a JSON-lines manifest.
 enum BatchCommand {

@@ -1,8 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Progress on standard error: a live bar with count, rate and ETA on a terminal, a plain line
 /// every few seconds otherwise.

@@ -1,8 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The workers: each takes a few lines at a time (what the reader already holds), renders and
 /// writes them with its own fonts' faces and glyph cache (see `GlyphWorkspace`), counts on its own,

@@ -1,9 +1,6 @@
+import BlurLabelSystem
 import BlurredLabelCore
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How many SIGINT and SIGTERM signals this process has had while a batch listened (the handler
 /// only counts: an atomic add is safe in a signal handler).

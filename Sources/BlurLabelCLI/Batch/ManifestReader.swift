@@ -1,8 +1,5 @@
+import BlurLabelSystem
 import BlurredLabelCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads a manifest line by line from a file or standard input, holding only one buffer, so a
 /// manifest of millions of lines never sits in memory. A line longer than
@@ -160,18 +157,22 @@ final class ManifestReader {
 
     /// One read into the buffer after `end`; sets `finished` at the end or on an error.
     private func fill() {
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 {
-                failure = systemErrorText()
-                finished = true
-            } else if n == 0 {
-                finished = true
-            } else {
-                end += n
-            }
+        let n: Int
+        do {
+            n = try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try SystemCall.retrying("read") { read(fd, raw.baseAddress! + end, raw.count - end) }
+                }
+            }.get()
+        } catch {
+            failure = error.reason
+            finished = true
             return
+        }
+        if n == 0 {
+            finished = true
+        } else {
+            end += n
         }
     }
 

@@ -1,9 +1,6 @@
+import BlurLabelSystem
 import BlurredLabelCore
 import CRenameNoReplace
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `--out` folder of one batch run, opened once. Outputs are written relative to its
 /// descriptor, walking each folder of the output's path with `openat(O_NOFOLLOW | O_DIRECTORY)`,
@@ -163,13 +160,7 @@ final class OutputFolder: Sendable {
             return false
         }
         var found = [UInt8](repeating: 0, count: bytes.count + 1)
-        var count = 0
-        while count < found.count {
-            let n = found.withUnsafeMutableBytes { read(file, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
+        let count = (try? found.withUnsafeMutableBytes { try SystemCall.read(file, into: $0) }) ?? -1
         return count == bytes.count && found[..<count].elementsEqual(bytes)
     }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BlurLabelSystem
 
 /// Seconds since it was started, on the monotonic clock (a change of the system date does not move it).
 struct Stopwatch {

@@ -1,5 +1,5 @@
+import BlurLabelSystem
 import CBlurKernels
-import Glibc
 
 /// How a Gaussian of a given sigma is computed: planning kept apart from the passes that run it.
 ///

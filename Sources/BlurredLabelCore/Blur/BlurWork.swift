@@ -1,3 +1,5 @@
+import BlurLabelPixels
+import BlurLabelSystem
 import CBlurKernels
 
 /// One blur cut into passes that threads share: any range of a pass's pieces (rows, row groups or

@@ -1,3 +1,4 @@
+import BlurLabelPixels
 import CBlurKernels
 
 /// What lies beyond the picture's edge while blurring.
@@ -106,22 +107,4 @@ public struct GaussianBlur: Sendable {
     /// Below this many samples a blur stays on the calling thread: handing a label-sized picture
     /// to other threads costs more than blurring it.
     static let samplesPerThread = 1 << 16
-}
-
-/// A copy of an array in memory that worker threads may read; freed by its owner.
-struct UnsafeSendableArray<Element>: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Element>
-    init(_ elements: [Element]) {
-        pointer = .allocate(capacity: max(1, elements.count))
-        pointer.initialize(from: elements, count: elements.count)
-    }
-    func free() { pointer.deallocate() }
-}
-
-/// A raw pointer handed to worker threads that each touch a disjoint part of its memory.
-struct UnsafeSendable<Pointee>: @unchecked Sendable {
-    let raw: UnsafeMutablePointer<Pointee>
-    init(_ pointer: UnsafeMutablePointer<Pointee>) { raw = pointer }
-    init(_ pointer: UnsafePointer<Pointee>) { raw = UnsafeMutablePointer(mutating: pointer) }
-    var pointer: UnsafeMutablePointer<Pointee> { raw }
 }

@@ -1,3 +1,7 @@
+import BlurLabelCodecs
+import BlurLabelPixels
+import BlurLabelSystem
+
 /// The pictures of one comparison, written into a report folder as `<stem>-<kind>.png`.
 package struct ComparisonArtifacts: Sendable {
     /// The report folder's path.

@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// One comparison the way `blurlabel diff` and GoldenImage both show it, in one flow:
 /// compare (at any sizes) → diff picture → side by side → artifacts → report entry.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BlurLabelSystem
 
 /// The report page of a folder of comparison artifacts: `index.html` beside the PNGs, showing
 /// every entry added to the folder, with no server and no network.
@@ -127,9 +125,9 @@ package struct ComparisonReport: Sendable {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw ReportError.cannotLock(path: path, errno: errno) }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw ReportError.cannotLock(path: path, errno: errno) }
-        }
+        do {
+            _ = try SystemCall.retrying("flock") { flock(descriptor, LOCK_EX) }
+        } catch { throw ReportError.cannotLock(path: path, errno: error.code) }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
     }

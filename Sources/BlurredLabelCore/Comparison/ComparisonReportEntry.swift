@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BlurLabelSystem
 
 /// One failed (or newly recorded) image comparison, as the report page shows it.
 package struct ComparisonReportEntry: Sendable, Equatable {

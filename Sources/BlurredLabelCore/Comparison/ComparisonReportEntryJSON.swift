@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BlurLabelSystem
 
 /// An entry's file under `.report/`: one JSON object, keys sorted, the date in ISO 8601 UTC
 /// (`2026-12-01T14:25:15Z`), absent optionals left out.

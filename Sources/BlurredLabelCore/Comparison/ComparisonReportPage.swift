@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// The HTML of a report: one self-contained page (inline CSS and a few lines of script, no
 /// outside asset) that shows each entry's pictures, lets a person flip or slide between expected
 /// and actual, and gives the command that accepts the new picture. Every text is escaped.

@@ -1,3 +1,6 @@
+import BlurLabelPixels
+import BlurLabelSystem
+
 /// Compares two images the way a person would: exact equality first, then a perceptual colour
 /// distance per pixel (`metric`, pixelmatch's), with anti-aliased edge pixels counted apart.
 ///

@@ -1,4 +1,5 @@
-import Glibc
+import BlurLabelPixels
+import BlurLabelSystem
 
 /// How far apart two colours are, as a person sees them: 0 for the same colour, 1 for black
 /// against white.

@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// The pictures a person looks at after a comparison.
 extension ImageComparison {
     /// The diff picture (pixelmatch's): expected as faint grey over white, red where pixels

@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// Pictures of different sizes, shown rather than only refused: `compare` throws `SizeMismatch`
 /// for them, and a person still needs to see where they differ.
 extension ImageComparison {

@@ -1,3 +1,6 @@
+import BlurLabelPixels
+import BlurLabelText
+
 /// A text label that blurs and unblurs, as the iOS label this project grew from.
 ///
 /// The text is shaped and rasterized once into a coverage mask padded by the blur's reach

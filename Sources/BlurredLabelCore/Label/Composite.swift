@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// Colouring a coverage mask and placing it on a background.
 package enum Composite {
     /// The premultiplied pixel for every coverage value: `color × coverage` over `background`,

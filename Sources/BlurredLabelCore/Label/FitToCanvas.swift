@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// Choosing the font size at which a label fills a fixed canvas: the largest size, from a minimum
 /// up to a maximum in steps of a quarter pixel, whose blurred, padded content fits the canvas.
 /// So a grid of price tags of one size can be made without trial and error.

@@ -1,3 +1,6 @@
+import BlurLabelPixels
+import BlurLabelText
+
 /// What a label's render will take, computed from its shaped text (`InkEstimate`) and style
 /// before anything is rasterized: the output's size and the working memory of each stage —
 /// rasterizing (glyph bitmaps, colour strikes and their resampling, the mask and colour layer),

@@ -1,3 +1,6 @@
+import BlurLabelPixels
+import BlurLabelText
+
 /// What a label's picture shows (`LabelPipeline.source(of:)`): the text's rendering, or in secure
 /// mode the decoy's, the text itself then never rendered.
 package enum LabelSource: Sendable {

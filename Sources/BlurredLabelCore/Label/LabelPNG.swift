@@ -1,3 +1,5 @@
+import BlurLabelCodecs
+
 /// A label's picture written as PNG, with what `picture(of:)` says about it.
 package struct EncodedLabel: Sendable {
     package let bytes: [UInt8]

@@ -1,3 +1,6 @@
+import BlurLabelPixels
+import BlurLabelText
+
 /// The one place a label is made, in four named steps:
 ///
 /// 1. `source(of:)`: what the picture shows, set and rasterized: the text, or in secure mode a

@@ -1,3 +1,6 @@
+import BlurLabelPixels
+import BlurLabelText
+
 /// Everything about a label's look besides its text.
 public struct LabelStyle: Equatable, Sendable {
     /// How the text is set: font, size, features, direction, alignment, spacing, wrapping,

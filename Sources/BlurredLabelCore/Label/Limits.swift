@@ -1,3 +1,7 @@
+import BlurLabelCodecs
+import BlurLabelPixels
+import BlurLabelText
+
 /// The one table of limits: what the library checks, what the command line's messages quote and
 /// what docs/command-line.md lists. Each bound is stated once here (or named here when another type owns it).
 package enum Limits {
@@ -43,13 +47,13 @@ package enum Limits {
     /// square (30,000 acute accents on one letter took 3.5 s; Unicode's stream-safe format allows 30).
     package static let maximumCombiningMarks = 128
     /// A font file's bytes (read whole into memory; the largest CJK collections are about 130 MB).
-    package static let maximumFontFileBytes = 512 << 20
+    package static let maximumFontFileBytes = Font.maximumFileBytes
     /// Bytes in one manifest line (a longer line is reported and skipped unread).
     package static let maximumManifestLineBytes = 1 << 20
     /// An animation's whole pass, in seconds.
     package static let maximumDuration = 3600.0
     /// One APNG frame's delay: its numerator is 16-bit milliseconds.
-    package static let maximumFrameDelay = 65.535
+    package static let maximumFrameDelay = APNGWriter.maximumFrameDelay
     /// Pixels of all the levels `BlurLevels` keeps together (2^28: 1 GiB of RGBA).
     package static let maximumLevelPixels = 1 << 28
     /// Frame pixels an animation may encode in all (frames × canvas pixels): it streams one frame at

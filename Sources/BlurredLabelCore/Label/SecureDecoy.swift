@@ -1,3 +1,5 @@
+import BlurLabelSystem
+
 /// The declared shape of a secret, such as a price: `#` marks a digit, everything else is
 /// literal. Written at its longest (`##.## €` for prices up to 99.99 €), so every secret of the
 /// format gets the same decoy layout.

@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// An image and an ordered list of rectangles to obscure, as a person drags them over a
 /// screenshot: made from a drag (sizes may be negative), moved and resized afterwards, each with
 /// its own mode. Rendering applies them in order.

@@ -1,3 +1,5 @@
+import BlurLabelPixels
+
 /// Blur of a region: the region and a margin of the blur's reach around it (clamped at the
 /// image border) go through the Gaussian, and the region's part is written back, so its edge
 /// blends with its surroundings as a live blur view does; a tint veils what is written back.

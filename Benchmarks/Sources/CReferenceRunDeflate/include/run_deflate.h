@@ -1,6 +1,6 @@
 #ifndef BLURLABEL_RUN_DEFLATE_H
 #define BLURLABEL_RUN_DEFLATE_H
-/* The C version of RunDeflateEncoder (Sources/BlurredLabelCore/PNG/RunDeflateEncoder.swift), which
+/* The C version of RunDeflateEncoder (Sources/BlurLabelCodecs/RunDeflateEncoder.swift), which
    replaced it: kept for `blurlabel-bench run-deflate`, which checks both give the same bytes and
    times them side by side (the Swift one was the faster on this toolchain).
 

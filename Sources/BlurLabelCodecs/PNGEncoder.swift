@@ -1,0 +1,306 @@
+import BlurLabelPixels
+import BlurLabelSystem
+import CPNGShim
+
+/// Writes images as PNG in the smallest colour type that stores them exactly.
+public struct PNGEncoder: Sendable {
+    /// zlib level, 0 (store) to 9 (smallest).
+    package var compressionLevel: Int
+    /// PNG row filters to try; `nil` lets libpng choose.
+    package var filters: RowFilters?
+    /// zlib's strategy. `.automatic` (the default) sends small images such as labels, Paeth-filtered,
+    /// to `SmallPNGWriter`, which compresses them whole with libdeflate (smaller and faster than
+    /// zlib's run-length matching, which it replaced), and uses the standard search with libpng's
+    /// adaptive row filters for anything larger, where compression matters more than per-file speed.
+    package var strategy: Strategy
+
+    package enum Strategy: Int32, Sendable {
+        case automatic = -1
+        case standard = 0
+        case filtered = 1
+        case runLength = 3
+    }
+
+    /// Tests: every image through libpng, even those `SmallPNGWriter` writes (the same bytes).
+    var libpngOnly = false
+
+    /// Images up to this many pixels count as small for `.automatic`.
+    package static let smallImagePixels = 65_536
+    /// From this many pixels `.automatic` compresses on every core (see `ParallelPNGWriter`).
+    package static let parallelImagePixels = 1 << 20
+
+    /// PNG's row filters, as a set.
+    package struct RowFilters: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+        package static let none = RowFilters(rawValue: 0x08)
+        package static let sub = RowFilters(rawValue: 0x10)
+        package static let up = RowFilters(rawValue: 0x20)
+        package static let average = RowFilters(rawValue: 0x40)
+        package static let paeth = RowFilters(rawValue: 0x80)
+        package static let all: RowFilters = [.none, .sub, .up, .average, .paeth]
+    }
+
+    /// An encoder at zlib level `compressionLevel` (clamped to 0…9; 6 by default).
+    public init(compressionLevel: Int = 6) {
+        self.init(compressionLevel: compressionLevel, filters: nil, strategy: .automatic)
+    }
+
+    /// The same, with the row filters to try and zlib's strategy chosen (benchmarks, tests).
+    package init(compressionLevel: Int = 6, filters: RowFilters? = nil, strategy: Strategy = .automatic) {
+        self.compressionLevel = min(9, max(0, compressionLevel))
+        self.filters = filters
+        self.strategy = strategy
+    }
+
+    /// The PNG file for `image`.
+    public func encode(_ image: Image) throws -> [UInt8] {
+        try encode(image, exactPlan: .smallest(for: [image]))
+    }
+
+    /// The PNG file for `image` in a given colour plan, which must hold its pixels exactly
+    /// (`PNGColorPlan.smallest(for:)` or `Builder` make such plans); one that does not is
+    /// refused, never written with other pixels.
+    package func encode(_ image: Image, plan: PNGColorPlan) throws -> [UInt8] {
+        guard plan.holds(image) else {
+            throw PNGError.encodeFailed(reason: "the colour plan \(plan.name) cannot hold this image's pixels exactly")
+        }
+        return try encode(image, exactPlan: plan)
+    }
+
+    /// The PNG file for `image`, compressed on the calling thread alone, for callers that encode
+    /// several images at once (a picture's animation frames, one per core): a picture larger than
+    /// a label goes to `WholePNGWriter` (libdeflate, the whole image in one call) instead of
+    /// `ParallelPNGWriter` or libpng; smaller images get what `encode` writes. The bytes do not
+    /// depend on the thread count, but differ from `encode`'s for such pictures (the same pixels).
+    package func encodeOnCallingThread(_ image: Image) throws -> [UInt8] {
+        try encode(image, exactPlan: .smallest(for: [image]), callingThreadOnly: true)
+    }
+
+    /// The encoding itself, for a plan known to hold the image.
+    private func encode(
+        _ image: Image,
+        exactPlan plan: PNGColorPlan,
+        callingThreadOnly: Bool = false
+    ) throws
+        -> [UInt8]
+    {
+        guard !image.isEmpty else {
+            throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))")
+        }
+        // The level may have been set after `init`, which clamps it.
+        let compressionLevel = min(9, max(0, self.compressionLevel))
+        var paletteRGB: [UInt8] = []
+        var paletteAlpha: [UInt8] = []
+        if case let .palette(entries, _) = plan {
+            for entry in entries {
+                let a = UInt8(entry >> 24)
+                let channels = [UInt8(entry & 0xFF), UInt8((entry >> 8) & 0xFF), UInt8((entry >> 16) & 0xFF)]
+                paletteRGB += channels.map { a == 0 ? 0 : unpremultiply($0, a) }
+                if a != 255 { paletteAlpha.append(a) }
+            }
+        }
+        if callingThreadOnly && strategy == .automatic && filters == nil && compressionLevel > 0
+            && image.width * image.height > Self.smallImagePixels
+        {
+            return try WholePNGWriter.encode(
+                image,
+                plan: plan,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: compressionLevel
+            )
+        }
+        let (rows, rowBytes) = Self.packRows(image, plan: plan)
+        if strategy == .automatic && filters == nil && compressionLevel > 0
+            && image.width * image.height >= Self.parallelImagePixels
+        {
+            return try ParallelPNGWriter.encode(
+                rows: rows,
+                rowBytes: rowBytes,
+                width: image.width,
+                height: image.height,
+                plan: plan,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: compressionLevel,
+                threads: defaultThreadCount
+            )
+        }
+        let (strategy, filters) = settings(pixels: image.width * image.height, plan: plan)
+        if let filter = smallWriterFilter(pixels: image.width * image.height, plan: plan),
+            let file = SmallPNGWriter.encode(
+                rows: rows,
+                rowBytes: rowBytes,
+                width: image.width,
+                height: image.height,
+                plan: plan,
+                filter: filter,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: compressionLevel
+            )
+        {
+            return file
+        }
+        var out = blpng_encoded()
+        let status = rows.withUnsafeBufferPointer { rowBuffer in
+            paletteRGB.withUnsafeBufferPointer { rgb in
+                paletteAlpha.withUnsafeBufferPointer { alpha in
+                    var request = blpng_encode_request(
+                        width: UInt32(image.width),
+                        height: UInt32(image.height),
+                        color_type: plan.colorType,
+                        bit_depth: Int32(plan.bitDepth),
+                        rows: rowBuffer.baseAddress,
+                        row_bytes: rowBytes,
+                        palette_rgb: rgb.baseAddress,
+                        palette_count: Int32(rgb.count / 3),
+                        palette_alpha: alpha.baseAddress,
+                        trans_count: Int32(alpha.count),
+                        compression_level: Int32(compressionLevel),
+                        filters: filters?.rawValue ?? 0,
+                        strategy: strategy.rawValue,
+                        window_bits: Self.windowBits(dataCount: image.height * (rowBytes + 1))
+                    )
+                    return blpng_encode(&request, &out)
+                }
+            }
+        }
+        defer { blpng_free(out.bytes) }
+        guard status == BLPNG_OK else {
+            let message = withUnsafeBytes(of: out.message) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            throw PNGError.encodeFailed(reason: message.isEmpty ? "libpng status \(status.rawValue)" : message)
+        }
+        return [UInt8](UnsafeBufferPointer(start: out.bytes, count: out.count))
+    }
+
+    /// The zlib window asked of libpng for `dataCount` bytes of filtered rows: the smallest power of
+    /// two from 2^9 that holds them (2^15 at most). Small images (labels) need no 32 KB window: one
+    /// the size of the data compresses the same and spares zlib allocating and clearing its largest
+    /// tables for every file. `SmallPNGWriter` starts from the same value.
+    static func windowBits(dataCount: Int) -> Int32 {
+        var bits: Int32 = 9
+        while bits < 15 && (1 << bits) < dataCount { bits += 1 }
+        return bits
+    }
+
+    /// The strategy and filters `encode` uses for a `pixels`-pixel image of `plan`: `automatic` is
+    /// the run-length strategy with Paeth for small images (palette indices unfiltered, libpng's
+    /// choice: they compress best so), the standard one above.
+    private func settings(pixels: Int, plan: PNGColorPlan) -> (strategy: Strategy, filters: RowFilters?) {
+        guard strategy == .automatic else { return (strategy, filters) }
+        let small = pixels <= Self.smallImagePixels
+        return (small ? .runLength : .standard, small && filters == nil && !plan.isPalette ? .paeth : filters)
+    }
+
+    /// The row filter `SmallPNGWriter` writes a `pixels`-pixel image of `plan` with, or nil when
+    /// `encode` leaves it to another writer. Small images only: that writer holds the filtered
+    /// image and its compressed copy whole, where libpng streams rows (the same bytes either way).
+    func smallWriterFilter(pixels: Int, plan: PNGColorPlan) -> SmallPNGWriter.RowFilter? {
+        let (strategy, filters) = settings(pixels: pixels, plan: plan)
+        guard strategy == .runLength, min(9, max(0, compressionLevel)) > 0, !libpngOnly,
+            pixels <= Self.smallImagePixels
+        else { return nil }
+        return Self.smallWriterFilter(filters, plan: plan)
+    }
+
+    /// The one row filter libpng would use, when it is one `SmallPNGWriter` writes: Paeth when asked
+    /// for alone, None when asked for alone or when no filter is asked for and libpng's default is
+    /// None (a palette, or fewer than 8 bits a sample); nil otherwise (libpng's adaptive choice).
+    static func smallWriterFilter(_ filters: RowFilters?, plan: PNGColorPlan) -> SmallPNGWriter.RowFilter? {
+        switch filters {
+        case .some(.paeth): return .paeth
+        case .some(.none): return SmallPNGWriter.RowFilter.none
+        case nil where plan.isPalette || plan.bitDepth < 8: return SmallPNGWriter.RowFilter.none
+        default: return nil
+        }
+    }
+
+    /// The image's rows in the plan's layout, and the bytes per row.
+    static func packRows(_ image: Image, plan: PNGColorPlan) -> ([UInt8], Int) {
+        let w = image.width
+        let h = image.height
+        return image.pixels.withUnsafeBufferPointer { p -> ([UInt8], Int) in
+            switch plan {
+            case .rgba:
+                var out = [UInt8](repeating: 0, count: w * h * 4)
+                for i in 0..<(w * h) {
+                    let a = p[i * 4 + 3]
+                    out[i * 4 + 3] = a
+                    if a == 255 {
+                        out[i * 4] = p[i * 4]
+                        out[i * 4 + 1] = p[i * 4 + 1]
+                        out[i * 4 + 2] = p[i * 4 + 2]
+                    } else if a != 0 {
+                        out[i * 4] = unpremultiply(p[i * 4], a)
+                        out[i * 4 + 1] = unpremultiply(p[i * 4 + 1], a)
+                        out[i * 4 + 2] = unpremultiply(p[i * 4 + 2], a)
+                    }
+                }
+                return (out, w * 4)
+            case .rgb:
+                var out = [UInt8](repeating: 0, count: w * h * 3)
+                for i in 0..<(w * h) {
+                    out[i * 3] = p[i * 4]
+                    out[i * 3 + 1] = p[i * 4 + 1]
+                    out[i * 3 + 2] = p[i * 4 + 2]
+                }
+                return (out, w * 3)
+            case .greyAlpha:
+                var out = [UInt8](repeating: 0, count: w * h * 2)
+                for i in 0..<(w * h) {
+                    let a = p[i * 4 + 3]
+                    out[i * 2] = a == 0 ? 0 : unpremultiply(p[i * 4], a)
+                    out[i * 2 + 1] = a
+                }
+                return (out, w * 2)
+            case .grey(8):
+                let out = [UInt8].uninitialized(count: w * h) { buffer, count in
+                    for i in 0..<(w * h) { buffer[i] = p[i * 4] }
+                    count = w * h
+                }
+                return (out, w)
+            case let .grey(depth):
+                let scale = 255 / ((1 << depth) - 1)
+                return packIndices(w, h, depth) { UInt8(Int(p[$0 * 4]) / scale) }
+            case let .palette(entries, depth):
+                var index: [UInt32: UInt8] = [:]
+                for (i, entry) in entries.enumerated() { index[entry] = UInt8(i) }
+                return p.withMemoryRebound(to: UInt32.self) { words in
+                    var lastWord: UInt32 = entries[0]
+                    var lastIndex: UInt8 = 0
+                    return packIndices(w, h, depth) { i in
+                        let word = words[i]
+                        if word != lastWord {
+                            lastWord = word
+                            lastIndex = index[word]!
+                        }
+                        return lastIndex
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows of `depth`-bit samples, most significant bits first, from a per-pixel function.
+    private static func packIndices(_ w: Int, _ h: Int, _ depth: Int, _ sample: (Int) -> UInt8) -> ([UInt8], Int) {
+        let rowBytes = (w * depth + 7) / 8
+        var out = [UInt8](repeating: 0, count: rowBytes * h)
+        let perByte = 8 / depth
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = sample(y * w + x)
+                if depth == 8 {
+                    out[y * rowBytes + x] = v
+                } else {
+                    let shift = 8 - depth * (x % perByte + 1)
+                    out[y * rowBytes + x / perByte] |= v << UInt8(shift)
+                }
+            }
+        }
+        return (out, rowBytes)
+    }
+}

@@ -1,0 +1,82 @@
+import BlurLabelSystem
+import CBlurKernels
+
+/// Which CPU variant of the blur's inner loops runs. Chosen once, on the first blur, from the
+/// CPU's features — the widest the CPU runs — or forced with the environment variable
+/// `BLURLABEL_ISA` (`baseline`, `v2`, `avx`, `avx2`, `avx512`), read once. A forced variant this
+/// CPU lacks, or an unknown name, is refused with one line on standard error, and the widest
+/// variant the CPU runs is used instead. Every variant gives the same bytes.
+package enum BlurKernelVariant: String, CaseIterable, Sendable {
+    /// x86-64 with SSE2 only (any other architecture: its plain build).
+    case baseline
+    /// x86-64-v2: SSE4.2 and POPCNT.
+    case v2
+    /// x86-64-v2 plus AVX, without AVX2 (Sandy Bridge, Ivy Bridge).
+    case avx
+    /// x86-64-v3: AVX2 (with FMA on the CPU, never used: it would change the bytes).
+    case avx2
+    /// x86-64-v4: AVX-512 F, BW, DQ, VL and CD.
+    case avx512
+
+    /// The environment variable that forces a variant.
+    package static let environmentVariable = "BLURLABEL_ISA"
+
+    /// The variant in use by this process.
+    package static var active: BlurKernelVariant { chosen }
+
+    private static let chosen: BlurKernelVariant = {
+        let requested = getenv(environmentVariable).map { String(cString: $0) }
+        let (variant, warning) = choose(requested: requested)
+        if let warning {
+            let line = Array("blurlabel: \(warning)\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        }
+        return variant
+    }()
+
+    /// Whether this CPU runs the variant.
+    package var isSupported: Bool { bl_isa_supported(Int32(isa.rawValue)) != 0 }
+
+    /// The widest variant this CPU runs.
+    package static var widestSupported: BlurKernelVariant {
+        allCases.last { $0.isSupported } ?? .baseline
+    }
+
+    /// The variant for a `BLURLABEL_ISA` value (nil or empty: the widest supported), and the
+    /// warning to print when the request cannot be honoured.
+    static func choose(
+        requested: String?,
+        supports: (BlurKernelVariant) -> Bool = { $0.isSupported }
+    )
+        -> (variant: BlurKernelVariant, warning: String?)
+    {
+        let widest = allCases.last(where: supports) ?? .baseline
+        guard let requested, !requested.isEmpty else { return (widest, nil) }
+        guard let variant = BlurKernelVariant(rawValue: requested.lowercased()) else {
+            let names = allCases.map(\.rawValue).joined(separator: ", ")
+            return (widest, "\(environmentVariable)=\(requested) is not one of \(names); using \(widest.rawValue)")
+        }
+        guard supports(variant) else {
+            return (
+                widest, "\(environmentVariable)=\(requested): this CPU lacks that variant; using \(widest.rawValue)"
+            )
+        }
+        return (variant, nil)
+    }
+
+    var isa: bl_isa {
+        switch self {
+        case .baseline: BL_ISA_BASELINE
+        case .v2: BL_ISA_V2
+        case .avx: BL_ISA_AVX
+        case .avx2: BL_ISA_AVX2
+        case .avx512: BL_ISA_AVX512
+        }
+    }
+
+    /// The variant's kernel table (the variant must be supported).
+    package var kernels: bl_kernels {
+        precondition(isSupported, "blur kernel variant \(rawValue) is not supported by this CPU")
+        return bl_kernels_for(Int32(isa.rawValue)).pointee
+    }
+}

@@ -1,0 +1,86 @@
+/// A fixed number of threads taking jobs from a bounded queue: `submit` refuses at once when the
+/// queue is full (the caller answers 503) rather than letting waiting time grow without end.
+/// `@unchecked Sendable` because its state is guarded by `lock` right here (a condition variable
+/// needs a pthread mutex, and ThreadSanitizer knows both): `jobs`, `head`, `count`, `running`,
+/// `stopping` and `alive` are touched only while `lock` is held.
+package final class BoundedWorkers: @unchecked Sendable {
+    package typealias Job = @Sendable () -> Void
+
+    package let threads: Int
+    package let capacity: Int
+    private let lock = PThreadMutex()
+    private let available = PThreadCondition()
+    private let finished = PThreadCondition()
+    /// A ring of waiting jobs.
+    private var jobs: [Job?]
+    private var head = 0
+    private var count = 0
+    private var running = 0
+    private var stopping = false
+    private var alive = 0
+
+    /// `threads` workers and room for `capacity` jobs waiting (at least 1; besides those running).
+    /// The workers block every signal (`PThread.detached`): SIGTERM goes to the thread that waits for it.
+    package init(threads: Int, capacity: Int) {
+        self.threads = max(1, threads)
+        self.capacity = max(1, capacity)
+        jobs = Array(repeating: nil, count: max(1, capacity))
+        for _ in 0..<self.threads where PThread.detached({ [self] in work() }) {
+            lock.withLock { alive += 1 }
+        }
+    }
+
+    /// Jobs waiting and jobs running.
+    package var depth: (waiting: Int, running: Int) {
+        lock.withLock { (count, running) }
+    }
+
+    /// Queues `job` unless every worker is busy and the queue is full (or the pool is stopping);
+    /// false then, and the job is not run.
+    package func submit(_ job: @escaping Job) -> Bool {
+        lock.withLock {
+            guard !stopping, alive > 0, count < capacity else { return false }
+            jobs[(head + count) % jobs.count] = job
+            count += 1
+            available.signal()
+            return true
+        }
+    }
+
+    /// Lets the queued and running jobs finish (at most `seconds`), then stops the workers.
+    /// Returns whether everything finished.
+    @discardableResult
+    package func drain(seconds: Double) -> Bool {
+        let deadline = PThread.deadline(after: seconds)
+        return lock.withLock {
+            stopping = true
+            available.broadcast()
+            while count > 0 || running > 0 {
+                if !finished.wait(lock, until: deadline) { break }
+            }
+            return count == 0 && running == 0
+        }
+    }
+
+    /// A worker: runs jobs until the pool stops and the queue is empty. The thread's closure
+    /// holds the pool, so it lives as long as a worker does.
+    private func work() {
+        lock.lock()
+        while true {
+            while count == 0 && !stopping { available.wait(lock) }
+            if count == 0 && stopping { break }
+            let job = jobs[head]!
+            jobs[head] = nil
+            head = (head + 1) % jobs.count
+            count -= 1
+            running += 1
+            lock.unlock()
+            job()
+            lock.lock()
+            running -= 1
+            finished.broadcast()
+        }
+        alive -= 1
+        lock.unlock()
+    }
+}

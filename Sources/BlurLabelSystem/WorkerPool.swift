@@ -1,0 +1,125 @@
+/// Calls `body(0)`, …, `body(count - 1)` at the same time, on the calling thread and on worker
+/// threads the package keeps for the life of the process, and returns when every call has
+/// returned: what `DispatchQueue.concurrentPerform` does, without libdispatch. Linking
+/// libdispatch (and Swift Concurrency, which needs it on Linux) into the command-line tool cost
+/// every process start about 35 page faults and 0.1 M instructions (Benchmarks/README.md, "One label per
+/// process"); the blur, PNG, comparison and batch code need only this.
+///
+/// Calls may nest (a worker's `body` may call this again) and may come from several threads at
+/// once: each caller runs the items of its own call that no worker has taken, then waits only for
+/// items already running, so a call never waits for a worker that is busy elsewhere.
+///
+/// With `callerRunsItems: false` the caller only waits (in a condition wait) while workers run
+/// every item: for long runs whose stop signals must always find a thread ready to take them
+/// (`batch`). Workers block those signals; a caller that could instead sit in an uninstrumented
+/// lock wait would, in a ThreadSanitizer build, hold a Ctrl-C back for as long as it waits.
+package func concurrentPerform(_ count: Int, callerRunsItems: Bool = true, _ body: @Sendable (Int) -> Void) {
+    if count <= 0 { return }
+    if count == 1 && callerRunsItems {
+        body(0)
+        return
+    }
+    WorkerPool.shared.perform(count, callerRunsItems: callerRunsItems, body)
+}
+
+/// One `concurrentPerform` call: its items are taken in order, each by exactly one thread.
+/// Every field is read and written only while holding the pool's lock.
+private final class PoolJob {
+    let count: Int
+    /// The caller's `body`, on the caller's stack for as long as the call lasts.
+    let body: UnsafeRawPointer
+    var next = 0
+    var running = 0
+
+    init(count: Int, body: UnsafeRawPointer) {
+        self.count = count
+        self.body = body
+    }
+
+    func call(_ index: Int) {
+        body.assumingMemoryBound(to: (@Sendable (Int) -> Void).self).pointee(index)
+    }
+}
+
+/// The worker threads and the jobs waiting for them. `@unchecked Sendable` because its state is
+/// guarded by `lock` right here (a condition variable needs a pthread mutex; TSan knows both),
+/// not by the type system: `pending` and `threads`, and every `PoolJob`'s fields, are touched only
+/// while `lock` is held.
+private final class WorkerPool: @unchecked Sendable {
+    static let shared = WorkerPool()
+
+    /// Most worker threads kept (a call asking for more items still runs them all, in turns).
+    static let maximumThreads = 255
+
+    private let lock = PThreadMutex()
+    private let workAvailable = PThreadCondition()
+    private let itemFinished = PThreadCondition()
+    private var pending: [PoolJob] = []
+    private var threads = 0
+
+    private init() {}
+
+    func perform(_ count: Int, callerRunsItems: Bool, _ body: @Sendable (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            withUnsafePointer(to: body) { pointer in
+                let job = PoolJob(count: count, body: UnsafeRawPointer(pointer))
+                lock.lock()
+                startThreads(upTo: min(callerRunsItems ? count - 1 : count, Self.maximumThreads))
+                pending.append(job)
+                workAvailable.broadcast()
+                // With no worker at all (the system refused threads) the caller runs the items anyway.
+                while (callerRunsItems || threads == 0) && job.next < job.count {
+                    let index = take(from: job)
+                    lock.unlock()
+                    job.call(index)
+                    lock.lock()
+                    job.running -= 1
+                }
+                while job.next < job.count || job.running > 0 { itemFinished.wait(lock) }
+                lock.unlock()
+            }
+        }
+    }
+
+    /// The job's next item, marked running; a job with nothing left to take leaves `pending`.
+    /// Called with the lock held.
+    private func take(from job: PoolJob) -> Int {
+        let index = job.next
+        job.next += 1
+        job.running += 1
+        if job.next == job.count, let position = pending.firstIndex(where: { $0 === job }) {
+            pending.remove(at: position)
+        }
+        return index
+    }
+
+    /// Starts threads until there are `wanted`. Called with the lock held. The workers block
+    /// every signal (`PThread.detached`): a Ctrl-C or SIGTERM goes to a thread of the program's
+    /// own, never to a worker asleep in its condition wait (where a ThreadSanitizer build would
+    /// hold the handler back until the worker next wakes).
+    private func startThreads(upTo wanted: Int) {
+        while threads < wanted {
+            // `shared` lives as long as the process. No more threads: the callers run the items.
+            guard PThread.detached({ [self] in work() }) else { return }
+            threads += 1
+        }
+    }
+
+    /// A worker thread: takes the oldest waiting job's next item, runs it, and so on; sleeps when
+    /// there is none.
+    private func work() {
+        lock.lock()
+        while true {
+            guard let job = pending.first else {
+                workAvailable.wait(lock)
+                continue
+            }
+            let index = take(from: job)
+            lock.unlock()
+            job.call(index)
+            lock.lock()
+            job.running -= 1
+            if job.running == 0 && job.next == job.count { itemFinished.broadcast() }
+        }
+    }
+}
