@@ -73,7 +73,11 @@ let package = Package(
         // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),
-        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "CProcessArguments"]),
+        // serve's, sign's and edit's settings, options and URL label options, parsed by the command
+        // line's parser: blurlabel-serve runs them, and `blurlabel` lists their options in its manual
+        // page, completions and option tables (it links no HTTP or crypto library for that).
+        .target(name: "BlurLabelServeSettings", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurLabelSystem"]),
+        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "BlurLabelServeSettings", "CProcessArguments"]),
         // HTTP (libmicrohttpd) and crypto (OpenSSL's libcrypto) for `blurlabel serve` and `sign`:
         // a separate executable that `blurlabel` execs, so a one-label `render` loads neither.
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
@@ -83,7 +87,14 @@ let package = Package(
         // The HTTP layer `serve` and `edit` share: request -> handler -> response, limits, workers.
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurLabelSystem"]),
         // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
-        .target(name: "BlurLabelServe", dependencies: ["BlurLabelSystem", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
+        // (BlurLabelCLI directly for three things: the version, in ETags and /metrics; `GivenOptions`,
+        // a URL label's parsed options; `decodeStill`, which edit reads its picture with, as redact does.)
+        .target(
+            name: "BlurLabelServe",
+            dependencies: ["BlurLabelServeSettings", "BlurLabelSystem", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"],
+            // `blurlabel edit`'s page, compiled into the binary as bytes: nothing to install beside it.
+            resources: [.embedInCode("Resources/edit.html")]
+        ),
         .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe", "CProcessArguments"]),
         // Benchmark and test-only targets stay in this manifest rather than a Benchmarks/Package.swift
         // (swift-nio's layout): they measure and check stages that are `package`, not public (the PNG
@@ -118,7 +129,13 @@ let package = Package(
         .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
         .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
-        .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
+        .testTarget(
+            name: "BlurLabelCLITests",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurLabelServeSettings", "BlurredLabelCore", "BlurredLabelKit"]
+        ),
+        .testTarget(
+            name: "BlurLabelServeTests",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "BlurLabelServeSettings", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]
+        ),
     ]
 )
