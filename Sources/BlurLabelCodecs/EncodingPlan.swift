@@ -1,10 +1,19 @@
-/// How a picture is written: its format and, for PNG, the writer and the deflater with its level.
-/// Chosen in one place, `choose(pixels:colors:encoder:caller:)`, from the picture, the encoder's
-/// settings and what the caller needs; every PNG write path follows it (`PNGEncoder.encode`,
-/// `encodeOnCallingThread`, `encodeGrey`'s grey label rows, and through `encode` APNG's frames).
+import BlurLabelPixels
+
+/// How a picture is written: its format and, for PNG, the writer and the deflater with its level;
+/// for WebP and AVIF the encoder with its settings. Chosen in one place,
+/// `choose(_:pixels:colors:encoder:caller:)`, from the format asked for, the picture, the PNG
+/// encoder's settings and what the caller needs, and written by `write(_:colors:encoder:)`: every
+/// write path follows it (`PNGEncoder.encode` and `encode(_:as:)`, `encodeOnCallingThread`,
+/// `encodeGrey`'s grey label rows, and through `encode` APNG's frames), so a new format is a new
+/// case here, its choice and its writer.
 enum EncodingPlan: Equatable, Sendable {
-    /// A PNG file. (Another format would be another case beside it.)
+    /// A PNG file.
     case png(PNGWritePlan)
+    /// A WebP file, by this encoder (its quality never `.standard`: the plan names the number).
+    case webp(WebPEncoder)
+    /// An AVIF file, by this encoder (its quality never `.standard`).
+    case avif(AVIFEncoder)
 
     /// What a file is written for.
     enum Caller: Equatable, Sendable {
@@ -15,8 +24,38 @@ enum EncodingPlan: Equatable, Sendable {
         case oneOfMany
     }
 
-    /// The plan for a `pixels`-pixel picture stored in `colors`, written by `encoder` for `caller`.
-    /// With `.automatic` settings, no filters asked for and a level from 1 to 9:
+    /// The plan for a `pixels`-pixel picture stored (as PNG) in `colors`, in `format`, written by
+    /// `encoder` (PNG's settings) for `caller`. WebP and AVIF: their encoder at the quality asked
+    /// for, `.standard` being the format's default quality (`WebPEncoder.defaultQuality`,
+    /// `AVIFEncoder.defaultQuality`), with the default method or speed. PNG: `pngPlan`.
+    static func choose(
+        _ format: PictureFormat,
+        pixels: Int,
+        colors: PNGColorPlan,
+        encoder: PNGEncoder,
+        caller: Caller
+    ) -> EncodingPlan {
+        switch format {
+        case .png:
+            return .png(pngPlan(pixels: pixels, colors: colors, encoder: encoder, caller: caller))
+        case let .webp(quality):
+            return .webp(WebPEncoder(quality: quality == .standard ? .lossy(WebPEncoder.defaultQuality) : quality))
+        case let .avif(quality):
+            return .avif(AVIFEncoder(quality: quality == .standard ? .lossy(AVIFEncoder.defaultQuality) : quality))
+        }
+    }
+
+    /// The file for `image`, whose pixels `colors` holds exactly, as planned (`encoder` writes
+    /// the PNG).
+    func write(_ image: Image, colors: PNGColorPlan, encoder: PNGEncoder) throws -> [UInt8] {
+        switch self {
+        case let .png(plan): return try encoder.write(image, colors: colors, plan: plan)
+        case let .webp(webp): return try webp.encode(image)
+        case let .avif(avif): return try avif.encode(image)
+        }
+    }
+
+    /// A PNG's writer. With `.automatic` settings, no filters asked for and a level from 1 to 9:
     /// - one of many, larger than a label (`PNGEncoder.smallImagePixels`): `WholePNGWriter`. Its
     ///   whole-picture libdeflate stream is smaller than zlib's and, at level 1, its runs are about
     ///   3× as fast, so these files have other bytes than a single file of the same picture: a
@@ -28,15 +67,16 @@ enum EncodingPlan: Equatable, Sendable {
     /// unfiltered; the standard strategy above), written by `SmallPNGWriter` (libdeflate, the same
     /// filtered rows) where they are run-length with one filter it writes, a level from 1 and a
     /// label's size at most, else by libpng (level 0, other strategies or filters, `libpngOnly`).
-    static func choose(pixels: Int, colors: PNGColorPlan, encoder: PNGEncoder, caller: Caller) -> EncodingPlan {
+    private static func pngPlan(pixels: Int, colors: PNGColorPlan, encoder: PNGEncoder, caller: Caller) -> PNGWritePlan
+    {
         let level = min(9, max(0, encoder.compressionLevel))
         let small = pixels <= PNGEncoder.smallImagePixels
         let automatic = encoder.strategy == .automatic && encoder.filters == nil && level > 0
         if automatic && caller == .oneOfMany && !small {
-            return .png(.whole(level == 1 ? .runs : .libdeflate(level: Int32(level))))
+            return .whole(level == 1 ? .runs : .libdeflate(level: Int32(level)))
         }
         if automatic && pixels >= PNGEncoder.parallelImagePixels {
-            return .png(.parallel(zlibLevel: level))
+            return .parallel(zlibLevel: level)
         }
         var strategy = encoder.strategy
         var filters = encoder.filters
@@ -47,9 +87,9 @@ enum EncodingPlan: Equatable, Sendable {
         if strategy == .runLength, level > 0, small, !encoder.libpngOnly,
             let filter = PNGWritePlan.singleFilter(filters, colors: colors)
         {
-            return .png(.small(filter, libdeflateLevel: SmallPNGWriter.deflateLevel(level)))
+            return .small(filter, libdeflateLevel: SmallPNGWriter.deflateLevel(level))
         }
-        return .png(.libpng(filters: filters, strategy: strategy, zlibLevel: level))
+        return .libpng(filters: filters, strategy: strategy, zlibLevel: level)
     }
 }
 

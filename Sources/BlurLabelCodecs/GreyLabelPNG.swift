@@ -12,6 +12,7 @@ extension PNGEncoder {
         // Only where `encode` would hand this image to `SmallPNGWriter` too: the same plan.
         guard levels.count == 256, width > 0, height > 0,
             case let .png(.small(filter, level)) = EncodingPlan.choose(
+                .png,
                 pixels: width * height,
                 colors: .grey(bitDepth: 8),
                 encoder: self,

@@ -56,7 +56,13 @@ public struct PNGEncoder: Sendable {
 
     /// The PNG file for `image`.
     public func encode(_ image: Image) throws -> [UInt8] {
-        try encode(image, exactPlan: .smallest(for: [image]))
+        try encode(image, as: .png)
+    }
+
+    /// The file for `image` in `format`, a PNG with this encoder's settings: the plan
+    /// `EncodingPlan.choose` makes, written.
+    package func encode(_ image: Image, as format: PictureFormat) throws -> [UInt8] {
+        try encode(image, as: format, exactPlan: .smallest(for: [image]))
     }
 
     /// The PNG file for `image` in a given colour plan, which must hold its pixels exactly
@@ -66,7 +72,7 @@ public struct PNGEncoder: Sendable {
         guard plan.holds(image) else {
             throw PNGError.encodeFailed(reason: "the colour plan \(plan.name) cannot hold this image's pixels exactly")
         }
-        return try encode(image, exactPlan: plan)
+        return try encode(image, as: .png, exactPlan: plan)
     }
 
     /// The PNG file for `image`, compressed on the calling thread alone, for callers that encode
@@ -76,25 +82,35 @@ public struct PNGEncoder: Sendable {
     /// depend on the thread count, but differ from `encode`'s for such pictures (the same pixels):
     /// `EncodingPlan.Caller.oneOfMany` says why.
     package func encodeOnCallingThread(_ image: Image) throws -> [UInt8] {
-        try encode(image, exactPlan: .smallest(for: [image]), caller: .oneOfMany)
+        try encode(image, as: .png, exactPlan: .smallest(for: [image]), caller: .oneOfMany)
     }
 
-    /// The encoding itself, for a plan known to hold the image: the writer `EncodingPlan.choose`
-    /// picks.
+    /// The encoding itself, for a colour plan known to hold the image: what `EncodingPlan.choose`
+    /// plans, written.
     private func encode(
         _ image: Image,
+        as format: PictureFormat,
         exactPlan colors: PNGColorPlan,
         caller: EncodingPlan.Caller = .singleFile
-    ) throws
-        -> [UInt8]
-    {
+    ) throws -> [UInt8] {
+        try EncodingPlan.choose(
+            format,
+            pixels: image.width * image.height,
+            colors: colors,
+            encoder: self,
+            caller: caller
+        )
+        .write(image, colors: colors, encoder: self)
+    }
+
+    /// The PNG file for `image`, held exactly by `colors`, by the writer `plan` names.
+    func write(_ image: Image, colors: PNGColorPlan, plan: PNGWritePlan) throws -> [UInt8] {
         guard !image.isEmpty else {
             throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))")
         }
         let (paletteRGB, paletteAlpha) = Self.paletteEntries(colors)
-        let pixels = image.width * image.height
-        switch EncodingPlan.choose(pixels: pixels, colors: colors, encoder: self, caller: caller) {
-        case let .png(.whole(deflater)):
+        switch plan {
+        case let .whole(deflater):
             return try WholePNGWriter.encode(
                 image,
                 plan: colors,
@@ -102,7 +118,7 @@ public struct PNGEncoder: Sendable {
                 paletteAlpha: paletteAlpha,
                 deflater: deflater
             )
-        case let .png(.parallel(level)):
+        case let .parallel(level):
             let (rows, rowBytes) = Self.packRows(image, plan: colors)
             return try ParallelPNGWriter.encode(
                 rows: rows,
@@ -115,7 +131,7 @@ public struct PNGEncoder: Sendable {
                 level: level,
                 threads: defaultThreadCount
             )
-        case let .png(.small(filter, level)):
+        case let .small(filter, level):
             let (rows, rowBytes) = Self.packRows(image, plan: colors)
             guard
                 let file = SmallPNGWriter.encode(
@@ -131,7 +147,7 @@ public struct PNGEncoder: Sendable {
                 )
             else { throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor") }
             return file
-        case let .png(.libpng(filters, strategy, level)):
+        case let .libpng(filters, strategy, level):
             return try Self.libpng(
                 image,
                 colors: colors,

@@ -4,8 +4,9 @@ import Testing
 @testable import BlurLabelPixels
 @testable import BlurredLabelCore
 
-/// `EncodingPlan.choose`, the one decision every PNG write path follows: every outcome (each
-/// writer with each deflater) and each boundary it draws (pixels, level, caller, settings).
+/// `EncodingPlan.choose`, the one decision every write path follows: every outcome (each format;
+/// for PNG each writer with each deflater) and each boundary it draws (pixels, level, caller,
+/// settings), and `write` following it.
 @Suite("Encoding plan")
 struct EncodingPlanTests {
     static let label = PNGEncoder.smallImagePixels
@@ -19,12 +20,15 @@ struct EncodingPlanTests {
         level: Int = 6,
         caller: EncodingPlan.Caller = .singleFile,
         configure: (inout PNGEncoder) -> Void = { _ in }
-    ) -> PNGWritePlan {
+    ) -> PNGWritePlan? {
         var encoder = PNGEncoder(compressionLevel: level)
         configure(&encoder)
-        switch EncodingPlan.choose(pixels: pixels, colors: colors, encoder: encoder, caller: caller) {
-        case let .png(plan): return plan
+        let chosen = EncodingPlan.choose(.png, pixels: pixels, colors: colors, encoder: encoder, caller: caller)
+        guard case let .png(plan) = chosen else {
+            Issue.record("a PNG asked for, \(chosen) planned")
+            return nil
         }
+        return plan
     }
 
     @Test func labelsGoToTheSmallWriterWithLibdeflatesLevel() {
@@ -139,5 +143,61 @@ struct EncodingPlanTests {
             values: [UInt8](repeating: 7, count: Self.label + 1)
         )
         #expect(PNGEncoder().encodeGrey(wide, levels: levels) == nil)
+    }
+
+    /// WebP and AVIF: their encoder at the quality asked for, the format's default (a number,
+    /// never `.standard`) when none is, whatever the picture, the caller or PNG's settings.
+    @Test func webpAndAVIFGetTheirEncoderAtTheQualityAskedFor() {
+        var settings = [PNGEncoder(), PNGEncoder(compressionLevel: 0), PNGEncoder(compressionLevel: 9, filters: .all)]
+        settings[0].libpngOnly = true
+        for pixels in [1, Self.label, Self.label + 1, Self.large] {
+            for colors in [PNGColorPlan.rgb, .rgba, .grey(bitDepth: 1), .palette(entries: [0], bitDepth: 1)] {
+                for caller in [EncodingPlan.Caller.singleFile, .oneOfMany] {
+                    for encoder in settings {
+                        func choose(_ format: PictureFormat) -> EncodingPlan {
+                            EncodingPlan.choose(
+                                format,
+                                pixels: pixels,
+                                colors: colors,
+                                encoder: encoder,
+                                caller: caller
+                            )
+                        }
+                        #expect(choose(.webp()) == .webp(WebPEncoder(quality: .lossy(100), method: 4)))
+                        #expect(choose(.webp(.lossy(80))) == .webp(WebPEncoder(quality: .lossy(80), method: 4)))
+                        #expect(choose(.webp(.lossless)) == .webp(WebPEncoder(quality: .lossless, method: 4)))
+                        #expect(choose(.avif()) == .avif(AVIFEncoder(quality: .lossy(90), speed: 8)))
+                        #expect(choose(.avif(.lossy(50))) == .avif(AVIFEncoder(quality: .lossy(50), speed: 8)))
+                        #expect(choose(.avif(.lossless)) == .avif(AVIFEncoder(quality: .lossless, speed: 8)))
+                    }
+                }
+            }
+        }
+        #expect(WebPEncoder.defaultQuality == 100 && AVIFEncoder.defaultQuality == 90)
+    }
+
+    /// `encode(_:as:)` writes what the plan says: the WebP and AVIF encoders' files, and for PNG
+    /// `encode`'s bytes.
+    @Test func encodingAFormatWritesThePlannedFile() throws {
+        let image = try Image(
+            width: 40,
+            height: 12,
+            premultipliedRGBA: (0..<(40 * 12)).flatMap { i -> [UInt8] in
+                let v = UInt8((i * 7) % 256)
+                return [v, v / 2, 255 - v, 255]
+            }
+        )
+        for level in [0, 6, 9] {
+            let encoder = PNGEncoder(compressionLevel: level)
+            #expect(try encoder.encode(image, as: .png) == encoder.encode(image))
+            #expect(try encoder.encode(image, as: .webp()) == WebPEncoder(quality: .lossy(100)).encode(image))
+            #expect(try encoder.encode(image, as: .webp(.lossy(30))) == WebPEncoder(quality: .lossy(30)).encode(image))
+            #expect(try encoder.encode(image, as: .avif()) == AVIFEncoder(quality: .lossy(90)).encode(image))
+        }
+        let webp = try PNGEncoder().encode(image, as: .webp())
+        let avif = try PNGEncoder().encode(image, as: .avif())
+        #expect(Array(webp[0..<4]) == Array("RIFF".utf8) && Array(webp[8..<12]) == Array("WEBP".utf8))
+        #expect(Array(avif[4..<12]) == Array("ftypavif".utf8))
+        #expect(try PictureFormat.webp().encode(image) == webp)
     }
 }

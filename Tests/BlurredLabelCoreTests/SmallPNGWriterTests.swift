@@ -212,7 +212,7 @@ struct SmallPNGWriterTests {
         let plan = PNGColorPlan.smallest(for: [image])
         let pixels = image.width * image.height
         #expect(
-            EncodingPlan.choose(pixels: pixels, colors: plan, encoder: PNGEncoder(), caller: .singleFile)
+            EncodingPlan.choose(.png, pixels: pixels, colors: plan, encoder: PNGEncoder(), caller: .singleFile)
                 == .png(.small(.paeth, libdeflateLevel: 1))
         )
         for level in [1, 6, 7, 9] { try Self.expectLibpngData(image, "price tag", level: level, noLarger: true) }

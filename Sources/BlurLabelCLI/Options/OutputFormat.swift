@@ -60,7 +60,7 @@ struct OutputEncoding: Equatable, Sendable {
 
     /// The file for `image`.
     func encode(_ image: Image) throws -> [UInt8] {
-        format == .png ? try PNGEncoder(compressionLevel: compressionLevel).encode(image) : try format.encode(image)
+        try PNGEncoder(compressionLevel: compressionLevel).encode(image, as: format)
     }
 }
 
