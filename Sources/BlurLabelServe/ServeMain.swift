@@ -59,7 +59,8 @@ public enum ServeMain {
         }
     }
 
-    /// The signed path `sign` prints for `request`: `/SIGNATURE/options…/TEXT.png`.
+    /// The signed path `sign` prints for `request`: `/SIGNATURE/options…/TEXT.png` (or the
+    /// extension `--output-format` names).
     static func path(_ request: SignRequest, keys: Keys) throws -> String {
         var textSegment: String
         if request.encrypt {
@@ -73,7 +74,7 @@ public enum ServeMain {
         } else {
             textSegment = Base64URL.encode(Array(request.text.utf8))
         }
-        let rest = URLPairs.segments(request.pairs) + "/" + textSegment + ".png"
+        let rest = URLPairs.segments(request.pairs) + "/" + textSegment + request.suffix
         textSegment = ""
         let signature: String
         if request.unsigned {

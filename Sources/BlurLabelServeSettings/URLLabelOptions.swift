@@ -11,8 +11,9 @@ package enum URLLabelOptions {
         package init(_ description: String) { self.description = description }
     }
 
-    /// Names a URL may use: a manifest line's options (the label options and `compression`).
-    package static let names: Set<String> = Set(ManifestLine.optionKeys)
+    /// Names a URL may use: a manifest line's options (the label options and `compression`) and
+    /// WebP's and AVIF's `quality`.
+    package static let names: Set<String> = Set(ManifestLine.optionKeys + [OutputEncoding.quality.key])
 
     /// The flags, whose value is `true` or `false`.
     package static let flags: Set<String> = Set(LabelOptions.flagKeys)
@@ -48,21 +49,55 @@ package enum URLLabelOptions {
         return pairs + [("seed", String(fnv1a(described) & ((1 << 53) - 1)))]
     }
 
+    /// How a label URL's picture is encoded in `format`. Named by the URL's extension
+    /// (`negotiated` false), the command line's rules hold: `quality` for WebP and AVIF only,
+    /// `compression` for PNG only. Picked by `Accept` (`negotiated`), each applies to the variants
+    /// it is for and is ignored by the others (a client cannot make a URL fail), but a bad value
+    /// is refused for every variant.
+    package static func encoding(
+        _ options: GivenOptions,
+        format: PictureFormat,
+        negotiated: Bool
+    ) throws(Failure) -> OutputEncoding {
+        do {
+            guard negotiated else { return try OutputEncoding.resolve(options, path: "label." + format.name) }
+            let quality = try OutputEncoding.quality.value(in: options)
+            return OutputEncoding(
+                format: quality.map { format.with(quality: $0) } ?? format,
+                compressionLevel: try CommonOptions.compression.value(in: options)
+            )
+        } catch {
+            throw Failure(FlagMessages.message(for: error))
+        }
+    }
+
     /// The PNG `render` would write for `text` with these options (the same pixels, the same
-    /// encoder and level), within `budget`. A label that a fixed canvas would clip is refused
-    /// (`render` warns of it), never served cut off. Errors are one line without the text.
+    /// encoder and level), within `budget`.
     package static func png(
         _ options: GivenOptions,
         text: String,
         budget: RenderBudget = .standard
-    ) throws(Failure)
-        -> [UInt8]
-    {
+    ) throws(Failure) -> [UInt8] {
+        try file(options, text: text, encoding: encoding(options, format: .png, negotiated: false), budget: budget)
+    }
+
+    /// The file `render` would write for `text` with these options in `encoding` (the same pixels,
+    /// the same encoders and settings), within `budget`. A label that a fixed canvas would clip is
+    /// refused (`render` warns of it), never served cut off. Errors are one line without the text.
+    package static func file(
+        _ options: GivenOptions,
+        text: String,
+        encoding: OutputEncoding,
+        budget: RenderBudget = .standard
+    ) throws(Failure) -> [UInt8] {
         do {
             let style = try LabelOptions.style(options, text: text, budget: budget, fonts: .familiesOnly)
-            let level = try CommonOptions.compression.value(in: options)
             let label = try LabelPipeline(style: style, budget: budget)
-                .png(of: text, encoder: PNGEncoder(compressionLevel: level))
+                .file(
+                    of: text,
+                    format: encoding.format,
+                    encoder: PNGEncoder(compressionLevel: encoding.compressionLevel)
+                )
             if label.clipped, let canvas = style.canvas { throw UsageError(message: LabelOptions.doesNotFit(canvas)) }
             return label.bytes
         } catch {
@@ -94,6 +129,7 @@ package enum URLLabelOptions {
         do {
             let style = try LabelOptions.style(options, text: text, fonts: .familiesOnly)
             _ = try CommonOptions.compression.value(in: options)
+            _ = try OutputEncoding.quality.value(in: options)
             // A fitted size fits by construction (measured on the drawn ink), and so does the canvas
             // `dpr` makes from the 1x picture's: only a canvas given, unfitted, is checked.
             if let canvas = style.canvas, LabelOptions.canvas.isGiven(in: options),

@@ -75,10 +75,12 @@ final class TestServer: Sendable {
         workers.drain(seconds: 5)
     }
 
-    /// A signed path for `text` with `pairs` (signed with `key`/`salt`, default the server's).
+    /// A signed path for `text` with `pairs` (signed with `key`/`salt`, default the server's),
+    /// ending in `suffix` (a format's extension, or none).
     static func path(
         _ text: String,
         _ pairs: [(String, String)] = [],
+        suffix: String = ".png",
         encrypted: Bool = false,
         key: String = TestKeys.key,
         salt: String = TestKeys.salt
@@ -90,7 +92,7 @@ final class TestServer: Sendable {
             segment = Base64URL.encode(Array(text.utf8))
         }
         let rest =
-            URLPairs.segments(pairs.map { (name: $0.0, value: $0.1) }) + "/" + segment + ".png"
+            URLPairs.segments(pairs.map { (name: $0.0, value: $0.1) }) + "/" + segment + suffix
         let signature = Keys.signature(of: rest, key: Keys.hex(Substring(key))!, salt: Keys.hex(Substring(salt))!)
         return "/" + signature + rest
     }

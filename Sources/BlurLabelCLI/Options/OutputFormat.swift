@@ -10,10 +10,15 @@ enum OutputFormatName: String, CaseIterable, Sendable {
 /// How an output is encoded: its format (from `--output-format`, else the output's extension, else
 /// PNG), WebP's and AVIF's `--quality`, PNG's `--compression`. Every command that writes a picture
 /// (render, blur, redact, batch's lines) reads it here, so the same flags mean the same thing.
-struct OutputEncoding: Equatable, Sendable {
-    var format: PictureFormat
+package struct OutputEncoding: Equatable, Sendable {
+    package var format: PictureFormat
     /// zlib level of a PNG (unused for the others).
-    var compressionLevel: Int
+    package var compressionLevel: Int
+
+    package init(format: PictureFormat, compressionLevel: Int) {
+        self.format = format
+        self.compressionLevel = compressionLevel
+    }
 
     static let format = Option<OutputFormatName?>(
         "output-format",
@@ -21,7 +26,7 @@ struct OutputEncoding: Equatable, Sendable {
         shown: "by -o's extension (.png, .webp, .avif); png for '-' and other names",
         help: "the output's format where -o's name does not say it"
     )
-    static let quality = Option<PictureFormat.Quality?>(
+    package static let quality = Option<PictureFormat.Quality?>(
         "quality",
         .quality,
         shown: "WebP \(WebPEncoder.defaultQuality), AVIF \(AVIFEncoder.defaultQuality)",
@@ -31,7 +36,7 @@ struct OutputEncoding: Equatable, Sendable {
     /// The encoding `options` ask for an output written to `path` ('-' for standard output).
     /// Refused: a format that contradicts the name's extension, `--quality` for a PNG, and
     /// `--compression` for WebP or AVIF.
-    static func resolve(_ options: GivenOptions, path: String) throws -> OutputEncoding {
+    package static func resolve(_ options: GivenOptions, path: String) throws -> OutputEncoding {
         let named = path == "-" ? nil : PictureFormat(fileName: path)
         let asked = try format.value(in: options)?.format
         if let named, let asked, named.name != asked.name {
@@ -59,7 +64,7 @@ struct OutputEncoding: Equatable, Sendable {
     }
 
     /// The file for `image`.
-    func encode(_ image: Image) throws -> [UInt8] {
+    package func encode(_ image: Image) throws -> [UInt8] {
         try PNGEncoder(compressionLevel: compressionLevel).encode(image, as: format)
     }
 }

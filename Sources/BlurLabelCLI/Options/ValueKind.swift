@@ -154,7 +154,7 @@ extension ValueKind where T == [String] {
 
 extension ValueKind where T: RawRepresentable & CaseIterable & Sendable, T.RawValue == String {
     /// One of an enumeration's names.
-    static func choice(_ placeholder: String) -> Self {
+    package static func choice(_ placeholder: String) -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { listed },
