@@ -61,7 +61,7 @@ package enum URLLabelOptions {
     ) throws(Failure) -> OutputEncoding {
         do {
             guard negotiated else { return try OutputEncoding.resolve(options, path: "label." + format.name) }
-            let quality = try OutputEncoding.quality.value(in: options)
+            let quality = try OutputEncoding.quality(in: options)
             return OutputEncoding(
                 format: quality.map { format.with(quality: $0) } ?? format,
                 compressionLevel: try CommonOptions.compression.value(in: options)
@@ -129,7 +129,7 @@ package enum URLLabelOptions {
         do {
             let style = try LabelOptions.style(options, text: text, fonts: .familiesOnly)
             _ = try CommonOptions.compression.value(in: options)
-            _ = try OutputEncoding.quality.value(in: options)
+            _ = try OutputEncoding.quality(in: options)
             // A fitted size fits by construction (measured on the drawn ink), and so does the canvas
             // `dpr` makes from the 1x picture's: only a canvas given, unfitted, is checked.
             if let canvas = style.canvas, LabelOptions.canvas.isGiven(in: options),
