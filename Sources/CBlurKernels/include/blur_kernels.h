@@ -56,8 +56,8 @@ typedef struct {
 } bl_fixed_kernel;
 
 /* Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
-   kept in a ring of 2*radius+2 rows (two output rows are computed per step), so no full-size
-   intermediate plane is made. */
+   kept in a ring of 2*radius+4 rows (four output rows are computed per step; for radius 1-4, two
+   rows and a ring of 2*radius+2), so no full-size intermediate plane is made. */
 typedef void (*bl_fixed_fir_rows_fn)(const bl_layout *layout, const bl_fixed_kernel *kernel,
                                      const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
 
