@@ -107,4 +107,19 @@ int bl_isa_supported(int isa);
    for which bl_isa_supported answers 1. */
 const bl_kernels *bl_kernels_for(int isa);
 
+/* Micro-architectures whose best table mixes variants (every variant gives the same bytes, so a
+   mix does too). */
+typedef enum {
+    BL_TUNING_NONE = 0, /* the variant's own table */
+    BL_TUNING_ZEN4 = 1  /* AMD Zen 4 with AVX-512: the fixed-point FIR from the AVX2 build */
+} bl_tuning;
+
+/* The tuning for this CPU when `isa` is the variant it runs (asks the CPU's vendor and family only
+   when that could change the table: AVX-512). */
+int bl_tuning_for(int isa);
+
+/* `isa`'s kernel table with `tuning` applied (a supported variant; BL_TUNING_ZEN4 takes the AVX2
+   FIR, so AVX2 must be supported too, as it is wherever AVX-512 is). */
+bl_kernels bl_kernels_tuned(int isa, int tuning);
+
 #endif
