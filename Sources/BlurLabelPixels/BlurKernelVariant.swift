@@ -79,11 +79,6 @@ package enum BlurKernelVariant: String, CaseIterable, Sendable {
     /// Whether this CPU runs the variant.
     package var isSupported: Bool { bl_isa_supported(Int32(isa.rawValue)) != 0 }
 
-    /// The widest variant this CPU runs.
-    package static var widestSupported: BlurKernelVariant {
-        allCases.last { $0.isSupported } ?? .baseline
-    }
-
     /// The variant for a `BLURLABEL_ISA` value (nil or empty: the widest supported), and the
     /// warning to print when the request cannot be honoured.
     static func choose(

@@ -4,7 +4,8 @@ package struct CoverageMask: Equatable, Sendable {
     package let height: Int
     /// `width * height` bytes, rows top to bottom. Always that many: they are changed only in place
     /// (`subscript(x:y:)`, `withUnsafeMutableValues(_:)`), so no reader needs to check.
-    package private(set) var values: [UInt8]
+    /// `@usableFromInline` so those inline into the engine's modules.
+    @usableFromInline package private(set) var values: [UInt8]
 
     /// An empty (all zero) mask.
     package init(width: Int, height: Int) throws {
@@ -26,12 +27,14 @@ package struct CoverageMask: Equatable, Sendable {
     }
 
     /// Runs `body` with the coverage bytes to change in place; their count cannot change.
+    @inlinable
     package mutating func withUnsafeMutableValues<Result>(
         _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
         try values.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 
+    @inlinable
     package subscript(x: Int, y: Int) -> UInt8 {
         get { values[y * width + x] }
         set { values[y * width + x] = newValue }

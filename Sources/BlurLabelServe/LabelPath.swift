@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 
 /// A label URL's path: `/SIGNATURE/name:value/…/TEXT.png`, TEXT unpadded base64url of the

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer

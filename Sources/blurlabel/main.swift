@@ -1,7 +1,8 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-exit(CommandLineTool.runMain())
+exit(CommandLineTool.runMain(helpers: ServeCommandSpecs.all))

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import HTTPServer
@@ -53,12 +54,18 @@ final class TestServer: Sendable {
             inFlight: { holder.withLock { $0?.inFlight ?? 0 } }
         )
         self.service = service
-        var configuration = HTTPServer.Configuration()
-        configuration.threads = ioThreads
-        configuration.host = host
-        configuration.idleTimeoutSeconds = idleTimeout
+        // The label port as serve makes it, on a port the kernel chooses.
+        var settings = ServeSettings()
+        settings.host = host
+        settings.port = 0
+        settings.ioThreads = ioThreads
+        settings.timeoutSeconds = idleTimeout
         let metrics = service.metrics
-        server = try HTTPServer(configuration, handler: { service.handle($0, $1) }, observer: { metrics.record($0) })
+        server = try HTTPServer(
+            HTTPServer.Configuration(labels: settings),
+            handler: { service.handle($0, $1) },
+            observer: { metrics.record($0) }
+        )
         let started = server
         holder.withLock { $0 = started }
     }

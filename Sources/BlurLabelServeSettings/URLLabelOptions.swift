@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 
 /// A label's options as a URL gives them (`size:48`, `secure:true`, `color:%23c0392b` once
@@ -9,11 +10,6 @@ package enum URLLabelOptions {
         package let description: String
         package init(_ description: String) { self.description = description }
     }
-
-    /// The refusal of every `font` value that is not an installed family, whatever it names: the
-    /// same words for a file, a folder or nothing at all, so no answer tells what exists.
-    package static let notAnInstalledFamily =
-        "font: not an installed family (only installed family names are served, never files)"
 
     /// Names a URL may use: a manifest line's options (the label options and `compression`).
     package static let names: Set<String> = Set(ManifestLine.optionKeys)
@@ -30,7 +26,7 @@ package enum URLLabelOptions {
             guard names.contains(name) else { throw Failure("unknown option '\(name)'") }
             guard values[name] == nil else { throw Failure("option '\(name)' given more than once") }
             if name == LabelOptions.font.key, value.contains(where: { "/.#=\\".contains($0) }) {
-                throw Failure(notAnInstalledFamily)
+                throw Failure(LabelOptions.notAnInstalledFamily)
             }
             if flags.contains(name), value == "true" || value == "false" {
                 values[name] = .flag(value == "true")
@@ -67,7 +63,7 @@ package enum URLLabelOptions {
             let level = try CommonOptions.compression.value(in: options)
             let label = try LabelPipeline(style: style, budget: budget)
                 .png(of: text, encoder: PNGEncoder(compressionLevel: level))
-            if label.clipped, let canvas = style.canvas { throw UsageError(message: doesNotFit(canvas)) }
+            if label.clipped, let canvas = style.canvas { throw UsageError(message: LabelOptions.doesNotFit(canvas)) }
             return label.bytes
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
@@ -105,16 +101,11 @@ package enum URLLabelOptions {
             {
                 let cost = try LabelPipeline(style: style).cost(of: text)
                 if cost.inkWidth > canvas.width || cost.inkHeight > canvas.height {
-                    throw UsageError(message: doesNotFit(canvas))
+                    throw UsageError(message: LabelOptions.doesNotFit(canvas))
                 }
             }
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
-    }
-
-    /// What `render` warns and `serve` and `sign` refuse: content larger than the fixed canvas.
-    package static func doesNotFit(_ canvas: CanvasSize) -> String {
-        "the content does not fit the \(canvas.width)x\(canvas.height) canvas"
     }
 }

@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurLabelSystem
 import BlurredLabelCore
 
@@ -26,6 +27,9 @@ package struct ServeSettings: Sendable {
     package var pathPrefix = ""
     /// The presets URLs may name (`--preset`, `BLURLABEL_PRESETS`) and `--only-presets`.
     package var presets = Presets()
+
+    /// Every setting at its default (the options' defaults are these).
+    package init() {}
 
     /// What `blurlabel serve ARGUMENTS` asks for.
     package enum Parsed {

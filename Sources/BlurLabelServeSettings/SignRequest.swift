@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 
 /// What `blurlabel sign TEXT [label options]` asks for: the options as URL pairs in their
