@@ -220,8 +220,9 @@ extension GaussianBlur {
         return work
     }
 
-    /// The kernels that run the passes: `kernelTable`, else `variant`'s, else this CPU's best.
-    private var kernels: bl_kernels { kernelTable ?? (variant ?? .active).kernels }
+    /// The kernels that run the passes: `kernelTable`, else `variant`'s, else this CPU's best
+    /// (`BlurKernelVariant.activeKernels`).
+    private var kernels: bl_kernels { kernelTable ?? variant?.kernels ?? BlurKernelVariant.activeKernels }
 
     /// Appends the passes of one interleaved picture of `channels` samples a pixel; a recursive
     /// blur's float plane is taken once and shared by the planes of one `work` (they run in turn).
