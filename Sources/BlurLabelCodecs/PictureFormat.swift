@@ -13,10 +13,9 @@ public enum PictureFormat: Hashable, Sendable {
 
     /// How a WebP or AVIF file is compressed.
     public enum Quality: Hashable, Sendable {
-        /// The format's default, chosen by measurement (docs/formats.md): AVIF lossy at 94, which
-        /// keeps 99.9% of a blurred label's pixels within 2 levels of the PNG; WebP lossy at 100
-        /// for an opaque picture (no lossy WebP keeps 99.9%) and near-lossless for one with
-        /// transparency (smaller there, and within 2 levels).
+        /// Lossy at the format's default quality, chosen by measurement (docs/formats.md): AVIF
+        /// 94, which keeps 99.9% of a blurred label's pixels within 2 levels of the PNG; WebP 100,
+        /// the closest lossy WebP gets (99.2–99.8%).
         case standard
         /// Lossy at this quality, 0 (smallest) to 100 (clamped).
         case lossy(Int)

@@ -2,27 +2,21 @@ import BlurLabelPixels
 import CWebP
 
 /// Writes images as WebP with libwebp (Debian's `libwebp-dev`, linked from its static archive):
-/// lossy (VP8, alpha losslessly beside it) at a quality from 0 to 100, near-lossless (VP8L with
-/// values rounded: the default for a picture with transparency), or lossless
-/// (VP8L). One thread, libwebp's defaults otherwise: the same image gives the same bytes on
-/// every run.
+/// lossy (VP8, alpha losslessly beside it) at a quality from 0 to 100, or lossless (VP8L). One
+/// thread, libwebp's defaults otherwise: the same image gives the same bytes on every run.
 package struct WebPEncoder: Sendable {
     /// How the pixels are compressed.
     package var quality: PictureFormat.Quality
     /// libwebp's effort, 0 (fastest) to 6 (smallest files).
     package var method: Int
 
-    /// The quality an opaque picture's lossy file gets when none is asked for. No lossy quality
-    /// keeps 99.9% of a blurred label's pixels within 2 levels of the PNG (VP8's limited-range YUV
-    /// and its finest quantizer lose up to 3 levels: 0.17–0.78% of pixels at 100 on the issue 42
-    /// page, 2.3% at 95), so the default is the closest it gets: 18–52% of the PNG's bytes
-    /// (docs/formats.md). Lower it with `--quality` where the look is enough.
+    /// The quality a lossy file gets when none is asked for. No lossy quality keeps 99.9% of a
+    /// blurred label's pixels within 2 levels of the PNG (VP8's limited-range YUV and its finest
+    /// quantizer lose up to 3 levels, 5 in red and blue: 0.17–0.78% of pixels at 100 on the
+    /// issue 42 page, 1.3–2.8% at 95), so the default is the closest it gets: 18–52% of the PNG's
+    /// bytes, 44% on white-on-transparent labels with none off (docs/formats.md). Lower it with
+    /// `--quality` where the look is enough.
     package static let defaultQuality = 100
-    /// libwebp's near-lossless level for a picture with transparency when no quality is asked for:
-    /// at 60 every pixel of the measured transparent labels stayed within 2 levels (premultiplied)
-    /// but a handful in a million, in files 31–41% of the PNG's against 44–46% for lossy 100,
-    /// whose alpha plane libwebp stores exactly (docs/formats.md).
-    package static let defaultNearLossless = 60
     /// libwebp's method for labels: 6 saves 2–20% more bytes but costs 1.7× (30× on a
     /// transparent label), 2 costs 10–20% more bytes for 10% less time (docs/formats.md).
     package static let defaultMethod = 4
@@ -55,10 +49,6 @@ package struct WebPEncoder: Sendable {
             config.lossless = 1
             config.quality = 75
             config.exact = 0
-        case .standard where !opaque:
-            config.lossless = 1
-            config.quality = 75
-            config.near_lossless = Int32(Self.defaultNearLossless)
         case .standard:
             config.quality = Float(Self.defaultQuality)
         case let .lossy(value):

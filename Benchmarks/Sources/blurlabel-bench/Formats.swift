@@ -3,7 +3,7 @@ import Foundation
 
 /// `blurlabel-bench formats [FOLDER]`: the issue 42 page, 60 price labels in four looks, written as
 /// PNG (the served bytes), WebP and AVIF at their defaults and at the qualities the issue's table
-/// used (WebP 80, AVIF 80 and 50), and lossy WebP 100. Prints, per look and format, the bytes
+/// used (WebP 80, AVIF 80 and 50). Prints, per look and format, the bytes
 /// against the PNG's, the share of channel values and of pixels (any channel) more than 2 levels
 /// from the PNG's, premultiplied (read back by libwebp/libavif), and the CPU time of one label's
 /// encode (this thread's, so other processes' load does not count).
@@ -39,7 +39,7 @@ enum Formats {
 
     static func run(folder: String?) throws {
         let formats: [(String, PictureFormat?)] = [
-            ("PNG", nil), ("WebP default", .webp()), ("WebP q100", .webp(.lossy(100))), ("WebP q80", .webp(.lossy(80))),
+            ("PNG", nil), ("WebP default", .webp()), ("WebP q80", .webp(.lossy(80))),
             ("WebP lossless", .webp(.lossless)), ("AVIF default", .avif()), ("AVIF q80", .avif(.lossy(80))),
             ("AVIF q50", .avif(.lossy(50))),
         ]

@@ -24,8 +24,7 @@ struct OutputEncoding: Equatable, Sendable {
     static let quality = Option<PictureFormat.Quality?>(
         "quality",
         .quality,
-        shown:
-            "WebP \(WebPEncoder.defaultQuality) (near-lossless with transparency), AVIF \(AVIFEncoder.defaultQuality)",
+        shown: "WebP \(WebPEncoder.defaultQuality), AVIF \(AVIFEncoder.defaultQuality)",
         help: "WebP and AVIF: lossy quality, 0 smallest to 100 best, or 'lossless'"
     )
 
