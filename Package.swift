@@ -46,8 +46,6 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
         .target(name: "CBlurKernels"),
-        // Picture frames' deflate: runs and per-block Huffman tables, fast where libdeflate's
-        // match finder is not (see its header).
         // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
         .target(name: "CThreadSanitizer"),
         // sched_getaffinity (a GNU extension Swift's Glibc does not declare): the CPUs the process may use.
@@ -84,7 +82,11 @@ let package = Package(
         // The arguments for `CommandLine`, kept from glibc so the Swift runtime's start-up search
         // for them (a /proc/self/maps read) is not linked in.
         .target(name: "CProcessArguments"),
-        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "CProcessArguments"]),
+        // serve's, sign's and edit's settings, options and URL label options, parsed by the command
+        // line's parser: blurlabel-serve runs them, and `blurlabel` lists their options in its manual
+        // page, completions and option tables (it links no HTTP or crypto library for that).
+        .target(name: "BlurLabelServeSettings", dependencies: ["BlurLabelCLI", "BlurredLabelCore", "BlurLabelSystem"]),
+        .executableTarget(name: "blurlabel", dependencies: ["BlurLabelCLI", "BlurLabelServeSettings", "CProcessArguments"]),
         // HTTP (libmicrohttpd) and crypto (OpenSSL's libcrypto) for `blurlabel serve` and `sign`:
         // a separate executable that `blurlabel` execs, so a one-label `render` loads neither.
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
@@ -94,7 +96,14 @@ let package = Package(
         // The HTTP layer `serve` and `edit` share: request -> handler -> response, limits, workers.
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "CMicroHTTPD", "BlurLabelSystem"]),
         // Labels over HTTP: signed URLs, encrypted texts, the cache, metrics, `sign`.
-        .target(name: "BlurLabelServe", dependencies: ["BlurLabelSystem", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"]),
+        // (BlurLabelCLI directly for three things: the version, in ETags and /metrics; `GivenOptions`,
+        // a URL label's parsed options; `decodeStill`, which edit reads its picture with, as redact does.)
+        .target(
+            name: "BlurLabelServe",
+            dependencies: ["BlurLabelServeSettings", "BlurLabelSystem", "BlurLabelCLI", "BlurredLabelCore", "HTTPServer", "CCrypto"],
+            // `blurlabel edit`'s page, compiled into the binary as bytes: nothing to install beside it.
+            resources: [.embedInCode("Resources/edit.html")]
+        ),
         .executableTarget(name: "blurlabel-serve", dependencies: ["BlurLabelServe", "CProcessArguments"]),
         // Benchmark and test-only targets stay in this manifest rather than a Benchmarks/Package.swift
         // (swift-nio's layout): they measure and check stages that are `package`, not public (the PNG
@@ -117,16 +126,25 @@ let package = Package(
         .target(name: "BenchPictures", dependencies: ["BlurredLabelCore"], path: "Benchmarks/Sources/BenchPictures"),
         // The C PNG row filter the package replaced with Swift, kept only to re-check that choice.
         .target(name: "CReferencePNGFilter", path: "Benchmarks/Sources/CReferencePNGFilter"),
+        // The C run-length deflate `RunDeflateEncoder` (Swift) replaced, kept to re-check that choice.
         .target(name: "CReferenceRunDeflate", path: "Benchmarks/Sources/CReferenceRunDeflate"),
         // Test only: the AVX-512 kernels' source built for any x86-64, its AVX-512 instructions
         // emulated by SIMDe, so their bytes are checked on CPUs without AVX-512.
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
-        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
+        // The engine's tests; BlurredLabelKitTests checks what the Kit adds (BlurLevels, its errors' texts).
+        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
         .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlurLabelCLITests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurredLabelCore", "BlurredLabelKit"]),
-        .testTarget(name: "BlurLabelServeTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]),
+        .testTarget(
+            name: "BlurLabelCLITests",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelCLI", "BlurLabelServeSettings", "BlurredLabelCore", "BlurredLabelKit"]
+        ),
+        .testTarget(
+            name: "BlurLabelServeTests",
+            dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurLabelServe", "BlurLabelServeSettings", "HTTPServer", "BlurLabelCLI", "BlurredLabelCore"]
+        ),
     ]
 )

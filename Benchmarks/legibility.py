@@ -14,7 +14,7 @@ of the longest matching blocks between the truth and Tesseract's line (difflib),
 
 Prints one row per size and the least-squares line sigma = k*size + c through the floors, with
 the margin that puts every measured floor on or under it. --points writes the floors as JSON
-(Tests/BlurredLabelKitTests/Resources/legibility-points.json pins the library's formula to them).
+(Benchmarks/legibility-points.json; Tests/BlurredLabelKitTests/LegibilityFloorTests.swift pins the library's formula to them).
 """
 
 import argparse

@@ -24,18 +24,18 @@ enum AnimateCommand {
     static let tint = CommonOptions.tint.with(
         help: "with --image: a veil of COLOR over every blurred frame (#ffffff4d frosted, #0000004d dark)"
     )
-    /// Steps and the last sigma default to `BlurLevels`' own (20 and 20).
+    /// Steps and the last sigma default to `BlurLevels`' own (`BlurLevelDefaults`).
     static let steps = Option(
         "steps",
         .integer("N", 1...Limits.maximumSteps),
-        default: 20,
+        default: BlurLevelDefaults.steps,
         help: "blur steps after the sharp frame"
     )
     static let maxRadius = Option(
         "max-radius",
         .sigma,
         placeholder: "R",
-        default: 20,
+        default: BlurLevelDefaults.maxRadius,
         help: "sigma of the last step in pixels"
     )
     static let duration = Option(

@@ -1,7 +1,7 @@
 /// A small, table-driven argument parser: each command's table is made from its `Option`
 /// declarations, and parsing, `--help`, the man page, the completions and error messages all come
 /// from that table.
-struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// The name without dashes (`radius`), as a manifest line's key.
     let key: String
     /// A one-letter alias such as `-o`.
@@ -14,7 +14,7 @@ struct OptionSpec: Sendable {
     let describe: @Sendable () -> OptionText
 
     /// The long name, with its dashes: `--radius`.
-    var name: String { "--" + key }
+    package var name: String { "--" + key }
     /// What the option does.
     var summary: String { describe().summary }
     /// The accepted values as help shows them (`0 to 1000`), nil for any.
@@ -23,7 +23,7 @@ struct OptionSpec: Sendable {
     var shownDefault: String? { describe().shownDefault }
 
     /// The option's help line: what it does, then the values it accepts and its default.
-    var help: String {
+    package var help: String {
         let text = describe()
         let facts = [text.accepted, text.shownDefault.map { "default " + $0 }].compactMap { $0 }
         return facts.isEmpty ? text.summary : text.summary + " (" + facts.joined(separator: "; ") + ")"
@@ -31,8 +31,8 @@ struct OptionSpec: Sendable {
 }
 
 /// An option's help text in its parts.
-struct OptionText: Sendable {
-    var summary: String
+package struct OptionText: Sendable {
+    package var summary: String
     var accepted: String? = nil
     var shownDefault: String? = nil
 }
@@ -52,15 +52,31 @@ extension OptionSpec {
     }
 }
 
-struct CommandSpec: Sendable {
-    let name: String
-    let summary: String
+package struct CommandSpec: Sendable {
+    package let name: String
+    package let summary: String
     /// Names of the positional arguments, in order, as shown in usage.
     let positionals: [String]
     /// How many trailing positionals may be left out.
     var optionalPositionals = 0
-    let options: [OptionSpec]
+    package let options: [OptionSpec]
     var details: String = ""
+
+    package init(
+        name: String,
+        summary: String,
+        positionals: [String],
+        optionalPositionals: Int = 0,
+        options: [OptionSpec],
+        details: String = ""
+    ) {
+        self.name = name
+        self.summary = summary
+        self.positionals = positionals
+        self.optionalPositionals = optionalPositionals
+        self.options = options
+        self.details = details
+    }
 
     /// `--help`, which every command takes.
     static let helpOption = OptionSpec(name: "--help", short: "-h", help: "show this help")
@@ -72,7 +88,7 @@ struct CommandSpec: Sendable {
         return (["blurlabel", name] + positional + ["[options]"]).joined(separator: " ")
     }
 
-    var help: String {
+    package var help: String {
         var lines = ["usage: \(usage)", "", summary]
         if !details.isEmpty { lines += ["", details] }
         lines += ["", "options:"]
@@ -89,29 +105,30 @@ struct CommandSpec: Sendable {
 /// What a command line said, by option name. The options are a short list kept in the order
 /// given, not a Dictionary or Set: the first Dictionary keyed by String makes the Swift runtime
 /// scan every protocol conformance in the binary (about 0.2 M instructions at every start).
-struct ParsedArguments {
+package struct ParsedArguments {
     /// An option as given: its canonical name and its value (nil for a flag).
-    struct Given {
-        let name: String
-        let value: String?
+    package struct Given {
+        package let name: String
+        package let value: String?
     }
 
-    var positionals: [String] = []
-    var given: [Given] = []
-    var wantsHelp = false
+    package var positionals: [String] = []
+    package var given: [Given] = []
+    package var wantsHelp = false
 
     /// The last value given for `name`.
     func value(_ name: String) -> String? { given.last { $0.name == name && $0.value != nil }?.value }
     /// Every value given for `name`, in order.
     func all(_ name: String) -> [String] { given.compactMap { $0.name == name ? $0.value : nil } }
     /// Whether `name` was given, as a flag or with a value.
-    func has(_ name: String) -> Bool { given.contains { $0.name == name } }
+    package func has(_ name: String) -> Bool { given.contains { $0.name == name } }
 }
 
 /// A command line that cannot be understood; the tool prints it and exits 2.
-struct UsageError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+package struct UsageError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
+    package init(message: String) { self.message = message }
 }
 
 extension CommandSpec {
@@ -122,7 +139,7 @@ extension CommandSpec {
     }
 
     /// Parses `arguments` (after the command name) against this table.
-    func parse(_ arguments: [String]) throws -> ParsedArguments {
+    package func parse(_ arguments: [String]) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false

@@ -35,10 +35,15 @@ public enum CommandLineTool {
         BlurCommand.listing, RedactCommand.listing, DiffCommand.listing,
     ]
 
+    /// The tables of the commands `blurlabel-serve` runs (`serve`, `sign`, `edit`: their options
+    /// are declared in `BlurLabelServeSettings`, above this module), which the `blurlabel`
+    /// executable passes in; made only for the man page, the completions and the option tables.
+    package typealias HelperSpecs = @Sendable () -> [CommandSpec]
+
     /// Every command's table, those `blurlabel-serve` runs too: what the man page, the completions
     /// and docs/command-line.md's option tables are made from.
-    static var referenceSpecs: [CommandSpec] {
-        commands.map { $0.load().spec } + [ServeSettings.spec, SignRequest.spec, EditSettings.spec]
+    package static func referenceSpecs(helpers: HelperSpecs) -> [CommandSpec] {
+        commands.map { $0.load().spec } + helpers()
     }
 
     /// The listing of the command called `name`, if there is one.
@@ -46,8 +51,14 @@ public enum CommandLineTool {
         commands.first { $0.name == name }
     }
 
-    /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8.
-    public static func runMain() -> Int32 {
+    /// Runs the tool (`runMain`) and ends the process with its exit status: `blurlabel`'s main.
+    package static func exitAfterRunning(helpers: HelperSpecs) -> Never {
+        exit(runMain(helpers: helpers))
+    }
+
+    /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8;
+    /// `helpers` makes the tables of `blurlabel-serve`'s commands (`referenceSpecs`).
+    package static func runMain(helpers: HelperSpecs) -> Int32 {
         // Ctrl-C or SIGTERM during a large write removes the temporary file (exit 130 or 143).
         TemporaryFiles.removeOnInterrupt()
         var arguments: [String] = []
@@ -64,7 +75,7 @@ public enum CommandLineTool {
                 return 2
             }
         }
-        let status = run(arguments)
+        let status = run(arguments, output: Output(), helpers: helpers)
         if let failure = standardOutputFailure {
             let command = arguments.first.flatMap { listing(named: $0) }.map { "blurlabel \($0.name)" } ?? "blurlabel"
             writeText("\(command): cannot write to standard output: \(failure)\n", toDescriptor: STDERR_FILENO)
@@ -73,12 +84,13 @@ public enum CommandLineTool {
         return status
     }
 
-    /// Runs the tool on `arguments` (without the program name) and returns the exit status.
+    /// Runs the tool on `arguments` (without the program name) and returns the exit status; its
+    /// man page, completions and option tables lack `blurlabel-serve`'s commands.
     public static func run(_ arguments: [String]) -> Int32 {
-        run(arguments, output: Output())
+        run(arguments, output: Output(), helpers: { [] })
     }
 
-    static func run(_ arguments: [String], output: Output) -> Int32 {
+    static func run(_ arguments: [String], output: Output, helpers: HelperSpecs) -> Int32 {
         guard let first = arguments.first else {
             output.standardError(generalHelp + "\n")
             return 2
@@ -91,14 +103,14 @@ public enum CommandLineTool {
             output.standardOutput("blurlabel \(version)\n")
             return 0
         case "--man":
-            output.standardOutput(ManPage.render(commands: referenceSpecs, version: version))
+            output.standardOutput(ManPage.render(commands: referenceSpecs(helpers: helpers), version: version))
             return 0
         case "--options-markdown":  // not in --help: what scripts/update-option-tables writes into the docs
-            output.standardOutput(OptionTables.markdown(commands: referenceSpecs))
+            output.standardOutput(OptionTables.markdown(commands: referenceSpecs(helpers: helpers)))
             return 0
         case "--completions":
             let shell = arguments.count == 2 ? arguments[1] : ""
-            guard let script = ShellCompletions.script(for: shell, commands: referenceSpecs) else {
+            guard let script = ShellCompletions.script(for: shell, commands: referenceSpecs(helpers: helpers)) else {
                 let shells = ShellCompletions.shells.joined(separator: ", ")
                 output.standardError("blurlabel: --completions needs one shell: \(shells)\n")
                 return 2

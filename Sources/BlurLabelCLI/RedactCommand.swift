@@ -2,8 +2,9 @@ import BlurLabelSystem
 import BlurredLabelCore
 
 /// `blurlabel redact IN.png --rect X,Y,W,H[:MODE] ... -o OUT.png`: obscure rectangles of an image.
-enum RedactCommand {
-    static let modes = ["blur", "pixelate", "fill", "secure"]
+package enum RedactCommand {
+    /// The modes, in the order the help and `blurlabel edit`'s page list them.
+    package static let modes = ["secure", "fill", "blur", "pixelate"]
 
     static let listing: CommandLineTool.Listing = .init(
         name: "redact",
@@ -16,14 +17,20 @@ enum RedactCommand {
         default: [],
         help: "a region; negative W or H count from X,Y up or left (a drag); repeat for more"
     )
-    static let mode = Option(
+    package static let mode = Option(
         "mode",
         .text("MODE"),
         default: "secure",
         help: "secure, fill, blur or pixelate, for regions without their own (blur and pixelate are cosmetic)"
     )
-    static let radius = Option("radius", short: "-r", .sigma, default: 8, help: "blur and secure sigma in pixels")
-    static let block = Option(
+    package static let radius = Option(
+        "radius",
+        short: "-r",
+        .sigma,
+        default: 8,
+        help: "blur and secure sigma in pixels"
+    )
+    package static let block = Option(
         "block",
         .integer("N", Limits.minimumPixelateBlock...Limits.maximumPixelateBlock),
         default: 12,
@@ -141,12 +148,12 @@ enum RedactCommand {
     /// What `blurlabel redact IN.png ARGUMENTS -o OUT.png` renders for `image` (IN.png's pixels):
     /// `blurlabel edit`'s previews and saves go through the same parsing and the same `Redaction`,
     /// so the command line the page shows makes the same pixels.
-    static func render(_ image: Image, redactArguments: [String]) throws -> Image {
+    package static func render(_ image: Image, redactArguments: [String]) throws -> Image {
         try redaction(of: image, redactArguments: redactArguments).render()
     }
 
     /// The `Redaction` of `image` that `redactArguments` describe, not yet rendered.
-    static func redaction(of image: Image, redactArguments: [String]) throws -> Redaction {
+    package static func redaction(of image: Image, redactArguments: [String]) throws -> Redaction {
         let options = GivenOptions(try spec.parse(["IN.png"] + redactArguments))
         let (regions, tint) = try regions(options)
         var redaction = Redaction(image: image)

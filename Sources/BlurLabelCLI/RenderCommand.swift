@@ -46,7 +46,7 @@ enum RenderCommand {
         }
         if picture.clipped, let canvas = style.canvas {
             output.standardError(
-                "blurlabel render: warning: \(URLLabelOptions.doesNotFit(canvas)) and is clipped\n"
+                "blurlabel render: warning: \(LabelOptions.doesNotFit(canvas)) and is clipped\n"
             )
         }
         try writePicture(picture.image, to: path, encoding: encoding)

@@ -5,7 +5,7 @@ import CAVIF
 /// `AVIFLibrary`): lossy in 4:4:4 at a quality from 0 to 100 (colour and alpha alike), or
 /// lossless (4:4:4, the identity matrix, quantizer 0). One thread and the AOM encoder named,
 /// not libavif's first available one: the same image gives the same bytes on every run.
-package struct AVIFEncoder: Sendable {
+package struct AVIFEncoder: Equatable, Sendable {
     /// How the pixels are compressed.
     package var quality: PictureFormat.Quality
     /// libaom's speed, 0 (slowest, smallest) to 10 (fastest).

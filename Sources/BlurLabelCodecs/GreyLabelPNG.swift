@@ -9,9 +9,15 @@ extension PNGEncoder {
     package func encodeGrey(_ mask: CoverageMask, levels: [UInt8]) -> [UInt8]? {
         let width = mask.width
         let height = mask.height
-        // Only where `encode` would hand this image to `SmallPNGWriter` too, with the same filter.
+        // Only where `encode` would hand this image to `SmallPNGWriter` too: the same plan.
         guard levels.count == 256, width > 0, height > 0,
-            let filter = smallWriterFilter(pixels: width * height, plan: .grey(bitDepth: 8))
+            case let .png(.small(filter, level)) = EncodingPlan.choose(
+                .png,
+                pixels: width * height,
+                colors: .grey(bitDepth: 8),
+                encoder: self,
+                caller: .singleFile
+            )
         else { return nil }
         // `encode` would store fewer bits a pixel if every grey were a multiple of 17: let it.
         // The first grey that is not settles it (a blurred label has one in its first rows), so
@@ -42,7 +48,7 @@ extension PNGEncoder {
             filter: filter,
             paletteRGB: [],
             paletteAlpha: [],
-            level: min(9, max(0, compressionLevel))
+            libdeflateLevel: level
         )
     }
 

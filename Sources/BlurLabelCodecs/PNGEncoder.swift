@@ -11,7 +11,8 @@ public struct PNGEncoder: Sendable {
     /// zlib's strategy. `.automatic` (the default) sends small images such as labels, Paeth-filtered,
     /// to `SmallPNGWriter`, which compresses them whole with libdeflate (smaller and faster than
     /// zlib's run-length matching, which it replaced), and uses the standard search with libpng's
-    /// adaptive row filters for anything larger, where compression matters more than per-file speed.
+    /// adaptive row filters for anything larger, where compression matters more than per-file speed
+    /// (`EncodingPlan.choose` decides).
     package var strategy: Strategy
 
     package enum Strategy: Int32, Sendable {
@@ -55,7 +56,13 @@ public struct PNGEncoder: Sendable {
 
     /// The PNG file for `image`.
     public func encode(_ image: Image) throws -> [UInt8] {
-        try encode(image, exactPlan: .smallest(for: [image]))
+        try encode(image, as: .png)
+    }
+
+    /// The file for `image` in `format`, a PNG with this encoder's settings: the plan
+    /// `EncodingPlan.choose` makes, written.
+    package func encode(_ image: Image, as format: PictureFormat) throws -> [UInt8] {
+        try encode(image, as: format, exactPlan: .smallest(for: [image]))
     }
 
     /// The PNG file for `image` in a given colour plan, which must hold its pixels exactly
@@ -65,31 +72,96 @@ public struct PNGEncoder: Sendable {
         guard plan.holds(image) else {
             throw PNGError.encodeFailed(reason: "the colour plan \(plan.name) cannot hold this image's pixels exactly")
         }
-        return try encode(image, exactPlan: plan)
+        return try encode(image, as: .png, exactPlan: plan)
     }
 
     /// The PNG file for `image`, compressed on the calling thread alone, for callers that encode
     /// several images at once (a picture's animation frames, one per core): a picture larger than
     /// a label goes to `WholePNGWriter` (libdeflate, the whole image in one call) instead of
     /// `ParallelPNGWriter` or libpng; smaller images get what `encode` writes. The bytes do not
-    /// depend on the thread count, but differ from `encode`'s for such pictures (the same pixels).
+    /// depend on the thread count, but differ from `encode`'s for such pictures (the same pixels):
+    /// `EncodingPlan.Caller.oneOfMany` says why.
     package func encodeOnCallingThread(_ image: Image) throws -> [UInt8] {
-        try encode(image, exactPlan: .smallest(for: [image]), callingThreadOnly: true)
+        try encode(image, as: .png, exactPlan: .smallest(for: [image]), caller: .oneOfMany)
     }
 
-    /// The encoding itself, for a plan known to hold the image.
+    /// The encoding itself, for a colour plan known to hold the image: what `EncodingPlan.choose`
+    /// plans, written.
     private func encode(
         _ image: Image,
-        exactPlan plan: PNGColorPlan,
-        callingThreadOnly: Bool = false
-    ) throws
-        -> [UInt8]
-    {
+        as format: PictureFormat,
+        exactPlan colors: PNGColorPlan,
+        caller: EncodingPlan.Caller = .singleFile
+    ) throws -> [UInt8] {
+        try EncodingPlan.choose(
+            format,
+            pixels: image.width * image.height,
+            colors: colors,
+            encoder: self,
+            caller: caller
+        )
+        .write(image, colors: colors, encoder: self)
+    }
+
+    /// The PNG file for `image`, held exactly by `colors`, by the writer `plan` names.
+    func write(_ image: Image, colors: PNGColorPlan, plan: PNGWritePlan) throws -> [UInt8] {
         guard !image.isEmpty else {
             throw PNGError.encodeFailed(reason: "PNG cannot store an empty image (\(image.width)x\(image.height))")
         }
-        // The level may have been set after `init`, which clamps it.
-        let compressionLevel = min(9, max(0, self.compressionLevel))
+        let (paletteRGB, paletteAlpha) = Self.paletteEntries(colors)
+        switch plan {
+        case let .whole(deflater):
+            return try WholePNGWriter.encode(
+                image,
+                plan: colors,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                deflater: deflater
+            )
+        case let .parallel(level):
+            let (rows, rowBytes) = Self.packRows(image, plan: colors)
+            return try ParallelPNGWriter.encode(
+                rows: rows,
+                rowBytes: rowBytes,
+                width: image.width,
+                height: image.height,
+                plan: colors,
+                paletteRGB: paletteRGB,
+                paletteAlpha: paletteAlpha,
+                level: level,
+                threads: defaultThreadCount
+            )
+        case let .small(filter, level):
+            let (rows, rowBytes) = Self.packRows(image, plan: colors)
+            guard
+                let file = SmallPNGWriter.encode(
+                    rows: rows,
+                    rowBytes: rowBytes,
+                    width: image.width,
+                    height: image.height,
+                    plan: colors,
+                    filter: filter,
+                    paletteRGB: paletteRGB,
+                    paletteAlpha: paletteAlpha,
+                    libdeflateLevel: level
+                )
+            else { throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor") }
+            return file
+        case let .libpng(filters, strategy, level):
+            return try Self.libpng(
+                image,
+                colors: colors,
+                palette: (paletteRGB, paletteAlpha),
+                filters: filters,
+                strategy: strategy,
+                level: level
+            )
+        }
+    }
+
+    /// A palette plan's PLTE entries (straight RGB) and tRNS entries (the alpha of each entry that
+    /// is not opaque: the plan puts those first); empty for other plans.
+    private static func paletteEntries(_ plan: PNGColorPlan) -> (rgb: [UInt8], alpha: [UInt8]) {
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
         if case let .palette(entries, _) = plan {
@@ -100,56 +172,28 @@ public struct PNGEncoder: Sendable {
                 if a != 255 { paletteAlpha.append(a) }
             }
         }
-        if callingThreadOnly && strategy == .automatic && filters == nil && compressionLevel > 0
-            && image.width * image.height > Self.smallImagePixels
-        {
-            return try WholePNGWriter.encode(
-                image,
-                plan: plan,
-                paletteRGB: paletteRGB,
-                paletteAlpha: paletteAlpha,
-                level: compressionLevel
-            )
-        }
-        let (rows, rowBytes) = Self.packRows(image, plan: plan)
-        if strategy == .automatic && filters == nil && compressionLevel > 0
-            && image.width * image.height >= Self.parallelImagePixels
-        {
-            return try ParallelPNGWriter.encode(
-                rows: rows,
-                rowBytes: rowBytes,
-                width: image.width,
-                height: image.height,
-                plan: plan,
-                paletteRGB: paletteRGB,
-                paletteAlpha: paletteAlpha,
-                level: compressionLevel,
-                threads: defaultThreadCount
-            )
-        }
-        let (strategy, filters) = settings(pixels: image.width * image.height, plan: plan)
-        if let filter = smallWriterFilter(pixels: image.width * image.height, plan: plan),
-            let file = SmallPNGWriter.encode(
-                rows: rows,
-                rowBytes: rowBytes,
-                width: image.width,
-                height: image.height,
-                plan: plan,
-                filter: filter,
-                paletteRGB: paletteRGB,
-                paletteAlpha: paletteAlpha,
-                level: compressionLevel
-            )
-        {
-            return file
-        }
+        return (paletteRGB, paletteAlpha)
+    }
+
+    /// The file libpng writes for `image` in `colors` with these filters, zlib strategy and level.
+    private static func libpng(
+        _ image: Image,
+        colors plan: PNGColorPlan,
+        palette: (rgb: [UInt8], alpha: [UInt8]),
+        filters: RowFilters?,
+        strategy: Strategy,
+        level: Int
+    ) throws -> [UInt8] {
+        let (rows, rowBytes) = packRows(image, plan: plan)
+        let (width, height) = (image.width, image.height)
+        let (paletteRGB, paletteAlpha) = palette
         var out = blpng_encoded()
         let status = rows.withUnsafeBufferPointer { rowBuffer in
             paletteRGB.withUnsafeBufferPointer { rgb in
                 paletteAlpha.withUnsafeBufferPointer { alpha in
                     var request = blpng_encode_request(
-                        width: UInt32(image.width),
-                        height: UInt32(image.height),
+                        width: UInt32(width),
+                        height: UInt32(height),
                         color_type: plan.colorType,
                         bit_depth: Int32(plan.bitDepth),
                         rows: rowBuffer.baseAddress,
@@ -158,10 +202,10 @@ public struct PNGEncoder: Sendable {
                         palette_count: Int32(rgb.count / 3),
                         palette_alpha: alpha.baseAddress,
                         trans_count: Int32(alpha.count),
-                        compression_level: Int32(compressionLevel),
+                        compression_level: Int32(level),
                         filters: filters?.rawValue ?? 0,
                         strategy: strategy.rawValue,
-                        window_bits: Self.windowBits(dataCount: image.height * (rowBytes + 1))
+                        window_bits: windowBits(dataCount: height * (rowBytes + 1))
                     )
                     return blpng_encode(&request, &out)
                 }
@@ -185,38 +229,6 @@ public struct PNGEncoder: Sendable {
         var bits: Int32 = 9
         while bits < 15 && (1 << bits) < dataCount { bits += 1 }
         return bits
-    }
-
-    /// The strategy and filters `encode` uses for a `pixels`-pixel image of `plan`: `automatic` is
-    /// the run-length strategy with Paeth for small images (palette indices unfiltered, libpng's
-    /// choice: they compress best so), the standard one above.
-    private func settings(pixels: Int, plan: PNGColorPlan) -> (strategy: Strategy, filters: RowFilters?) {
-        guard strategy == .automatic else { return (strategy, filters) }
-        let small = pixels <= Self.smallImagePixels
-        return (small ? .runLength : .standard, small && filters == nil && !plan.isPalette ? .paeth : filters)
-    }
-
-    /// The row filter `SmallPNGWriter` writes a `pixels`-pixel image of `plan` with, or nil when
-    /// `encode` leaves it to another writer. Small images only: that writer holds the filtered
-    /// image and its compressed copy whole, where libpng streams rows (the same bytes either way).
-    func smallWriterFilter(pixels: Int, plan: PNGColorPlan) -> SmallPNGWriter.RowFilter? {
-        let (strategy, filters) = settings(pixels: pixels, plan: plan)
-        guard strategy == .runLength, min(9, max(0, compressionLevel)) > 0, !libpngOnly,
-            pixels <= Self.smallImagePixels
-        else { return nil }
-        return Self.smallWriterFilter(filters, plan: plan)
-    }
-
-    /// The one row filter libpng would use, when it is one `SmallPNGWriter` writes: Paeth when asked
-    /// for alone, None when asked for alone or when no filter is asked for and libpng's default is
-    /// None (a palette, or fewer than 8 bits a sample); nil otherwise (libpng's adaptive choice).
-    static func smallWriterFilter(_ filters: RowFilters?, plan: PNGColorPlan) -> SmallPNGWriter.RowFilter? {
-        switch filters {
-        case .some(.paeth): return .paeth
-        case .some(.none): return SmallPNGWriter.RowFilter.none
-        case nil where plan.isPalette || plan.bitDepth < 8: return SmallPNGWriter.RowFilter.none
-        default: return nil
-        }
     }
 
     /// The image's rows in the plan's layout, and the bytes per row.

@@ -25,11 +25,7 @@ public enum PictureFormat: Hashable, Sendable {
 
     /// The file for `image` in this format (for PNG, `PNGEncoder()`'s).
     public func encode(_ image: Image) throws -> [UInt8] {
-        switch self {
-        case .png: return try PNGEncoder().encode(image)
-        case let .webp(quality): return try WebPEncoder(quality: quality).encode(image)
-        case let .avif(quality): return try AVIFEncoder(quality: quality).encode(image)
-        }
+        try PNGEncoder().encode(image, as: self)
     }
 }
 

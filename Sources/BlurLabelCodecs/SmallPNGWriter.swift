@@ -12,7 +12,8 @@
 /// one-pixel-wide or one-row image is not Paeth-filtered; files no larger than libpng's with
 /// zlib's run-length strategy. Handled: images up to `PNGEncoder.smallImagePixels` with the
 /// Paeth filter or none, at compression levels 1–9 (`deflateLevel` maps them to libdeflate's);
-/// level 0 (stored) and everything else go to libpng.
+/// level 0 (stored) and everything else go to libpng (`EncodingPlan.choose`). nil when libdeflate
+/// could not make a compressor.
 enum SmallPNGWriter {
     /// libpng's compressed-data buffer (PNG_ZBUF_SIZE): each IDAT holds at most this much.
     static let idatBytes = 8192
@@ -32,7 +33,7 @@ enum SmallPNGWriter {
         filter: RowFilter,
         paletteRGB: [UInt8],
         paletteAlpha: [UInt8],
-        level: Int
+        libdeflateLevel: Int32
     ) -> [UInt8]? {
         let dataCount = height * (rowBytes + 1)
         // libpng drops the filters that need a row above (height 1) or a pixel to the left (width 1);
@@ -61,7 +62,7 @@ enum SmallPNGWriter {
         }
         let compressed = filtered.withUnsafeBytes { data -> [UInt8]? in
             guard let base = data.baseAddress else { return nil }
-            return DeflateCompressors.zlibStream(base, count: data.count, level: deflateLevel(level))
+            return DeflateCompressors.zlibStream(base, count: data.count, level: libdeflateLevel)
         }
         guard var stream = compressed else { return nil }
         narrowHeader(&stream, dataCount: dataCount)

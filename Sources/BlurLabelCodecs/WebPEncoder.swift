@@ -4,7 +4,7 @@ import CWebP
 /// Writes images as WebP with libwebp (Debian's `libwebp-dev`, linked from its static archive):
 /// lossy (VP8, alpha losslessly beside it) at a quality from 0 to 100, or lossless (VP8L). One
 /// thread, libwebp's defaults otherwise: the same image gives the same bytes on every run.
-package struct WebPEncoder: Sendable {
+package struct WebPEncoder: Equatable, Sendable {
     /// How the pixels are compressed.
     package var quality: PictureFormat.Quality
     /// libwebp's effort, 0 (fastest) to 6 (smallest files).

@@ -27,16 +27,25 @@ enum WholePNGWriter {
     /// is; a larger one is compared with libdeflate's level 1.
     static let runsEnough = 8
 
+    /// How the filtered rows are compressed (`EncodingPlan.choose`: runs at level 1).
+    enum Deflater: Equatable, Sendable {
+        /// `RunDeflate`, and libdeflate's level 1 too where runs shrink the rows less than
+        /// `runsEnough`-fold, the smaller kept.
+        case runs
+        /// libdeflate at this level (1–9), the whole filtered picture in one call.
+        case libdeflate(level: Int32)
+    }
+
     static func encode(
         _ image: Image,
         plan: PNGColorPlan,
         paletteRGB: [UInt8],
         paletteAlpha: [UInt8],
-        level: Int
+        deflater: Deflater
     ) throws -> [UInt8] {
-        let deflateLevel = Int32(min(9, max(1, level)))
         var stream: [UInt8]
-        if deflateLevel == 1, case .rgb = plan {
+        switch deflater {
+        case .runs where plan == .rgb:
             // Opaque frames, the usual case, are filtered and compressed a block of rows at a
             // time: no packed or filtered copy of the picture (50 MB at 3840×2160).
             let filteredCount = image.height * (image.width * 3 + 1)
@@ -46,8 +55,10 @@ enum WholePNGWriter {
                 let other = try wholeStream(image, plan: plan, deflateLevel: 1, runs: false)
                 if other.count < stream.count { stream = other }
             }
-        } else {
-            stream = try wholeStream(image, plan: plan, deflateLevel: deflateLevel, runs: deflateLevel == 1)
+        case .runs:
+            stream = try wholeStream(image, plan: plan, deflateLevel: 1, runs: true)
+        case let .libdeflate(level):
+            stream = try wholeStream(image, plan: plan, deflateLevel: level, runs: false)
         }
         return PNGFileLayout.file(
             width: image.width,

@@ -22,25 +22,62 @@ package enum BlurKernelVariant: String, CaseIterable, Sendable {
     package static let environmentVariable = "BLURLABEL_ISA"
 
     /// The variant in use by this process.
-    package static var active: BlurKernelVariant { chosen }
+    package static var active: BlurKernelVariant { chosen.variant }
 
-    private static let chosen: BlurKernelVariant = {
+    /// The kernel table a blur runs unless a variant is forced on it: the active variant's,
+    /// tuned for this CPU's micro-architecture (`Tuning.forThisCPU`) unless `BLURLABEL_ISA` chose
+    /// the variant. Every table gives the same bytes.
+    package static var activeKernels: bl_kernels { tuned.kernels }
+
+    /// The tuning applied to the active variant's table (`.none` when the variant was forced).
+    package static var activeTuning: Tuning { tuned.tuning }
+
+    /// The active variant and its tuning, as benchmarks print them: `avx2`, `avx512+zen4`.
+    package static var activeName: String {
+        activeTuning == .none ? active.rawValue : "\(active.rawValue)+\(activeTuning.rawValue)"
+    }
+
+    private static let chosen: (variant: BlurKernelVariant, forced: Bool) = {
         let requested = getenv(environmentVariable).map { String(cString: $0) }
         let (variant, warning) = choose(requested: requested)
         if let warning {
             let line = Array("blurlabel: \(warning)\n".utf8)
             _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
-        return variant
+        return (variant, warning == nil && !(requested ?? "").isEmpty)
     }()
+
+    private static let tuned: (tuning: Tuning, kernels: bl_kernels) = {
+        let tuning = chosen.forced ? Tuning.none : Tuning.forThisCPU(running: chosen.variant)
+        return (tuning, chosen.variant.kernels(tuning: tuning))
+    }()
+
+    /// A micro-architecture whose fastest kernel table mixes variants (`bl_tuning`): a table per
+    /// CPU family, fixed, so the choice is the same on every run (and, like every variant, gives
+    /// the same bytes). Intel CPUs, and AMD's other families, run their variant's own table.
+    package enum Tuning: String, CaseIterable, Sendable {
+        /// The variant's own table.
+        case none
+        /// AMD Zen 4 with AVX-512 (512-bit instructions run as two 256-bit halves): the
+        /// fixed-point FIR from the AVX2 build, the rest AVX-512.
+        case zen4
+
+        var cValue: bl_tuning {
+            switch self {
+            case .none: BL_TUNING_NONE
+            case .zen4: BL_TUNING_ZEN4
+            }
+        }
+
+        /// The tuning for this CPU when it runs `variant` (asks the CPU's vendor and family only
+        /// for AVX-512, the one variant a tuning changes).
+        static func forThisCPU(running variant: BlurKernelVariant) -> Tuning {
+            bl_tuning_for(Int32(variant.isa.rawValue)) == Int32(BL_TUNING_ZEN4.rawValue) ? .zen4 : .none
+        }
+    }
 
     /// Whether this CPU runs the variant.
     package var isSupported: Bool { bl_isa_supported(Int32(isa.rawValue)) != 0 }
-
-    /// The widest variant this CPU runs.
-    package static var widestSupported: BlurKernelVariant {
-        allCases.last { $0.isSupported } ?? .baseline
-    }
 
     /// The variant for a `BLURLABEL_ISA` value (nil or empty: the widest supported), and the
     /// warning to print when the request cannot be honoured.
@@ -75,8 +112,12 @@ package enum BlurKernelVariant: String, CaseIterable, Sendable {
     }
 
     /// The variant's kernel table (the variant must be supported).
-    package var kernels: bl_kernels {
+    package var kernels: bl_kernels { kernels(tuning: .none) }
+
+    /// The variant's kernel table with `tuning` applied (the variant, and for `.zen4` AVX2, must
+    /// be supported).
+    package func kernels(tuning: Tuning) -> bl_kernels {
         precondition(isSupported, "blur kernel variant \(rawValue) is not supported by this CPU")
-        return bl_kernels_for(Int32(isa.rawValue)).pointee
+        return bl_kernels_tuned(Int32(isa.rawValue), Int32(tuning.cValue.rawValue))
     }
 }

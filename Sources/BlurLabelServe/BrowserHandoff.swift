@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurLabelSystem
 import BlurredLabelCore
 

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
@@ -40,13 +41,7 @@ enum EditMain {
         let server: HTTPServer
         do {
             service = try EditService(settings: settings, token: token, image: image, workers: workers)
-            var configuration = HTTPServer.Configuration()
-            configuration.host = settings.host
-            configuration.port = settings.port
-            configuration.threads = 1
-            configuration.connectionLimit = 64
-            configuration.idleTimeoutSeconds = 30
-            server = try HTTPServer(configuration, handler: { service.handle($0, $1) })
+            server = try HTTPServer(HTTPServer.Configuration(edit: settings), handler: { service.handle($0, $1) })
         } catch {
             ServeMain.say("blurlabel edit: \(error)\n", to: STDERR_FILENO)
             return 2

@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
@@ -35,14 +35,14 @@ final class EditService: Sendable {
     /// The page's URL, token included.
     var url: String { "http://\(settings.host):\(port.withLock { $0 })/\(token)/" }
 
-    static let securityHeaders: [(name: String, value: String)] = [
+    static let securityHeaders: HTTPHeaders = [
         ("Cache-Control", "no-store"),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
     ]
 
-    static func refuse(_ status: Int, _ line: String) -> HTTPResponse {
+    static func refuse(_ status: HTTPStatus, _ line: String) -> HTTPResponse {
         .text(status, line, headers: securityHeaders)
     }
 
@@ -50,17 +50,17 @@ final class EditService: Sendable {
         let port = port.withLock { $0 }
         let own = ["\(settings.host):\(port)", "localhost:\(port)"]
         guard let host = request.header("Host"), own.contains(host.lowercased()) else {
-            return Self.refuse(421, "this server answers only to http://\(settings.host):\(port)")
+            return Self.refuse(.misdirectedRequest, "this server answers only to http://\(settings.host):\(port)")
         }
         if let origin = request.header("Origin"), !own.contains(where: { origin.lowercased() == "http://" + $0 }) {
-            return Self.refuse(403, "cross-origin requests are refused")
+            return Self.refuse(.forbidden, "cross-origin requests are refused")
         }
         let parts = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         // "/TOKEN/rest": parts[0] is empty, parts[1] is "TOKEN/rest".
-        guard parts.count == 2, parts[0].isEmpty else { return Self.refuse(403, "a token is needed") }
+        guard parts.count == 2, parts[0].isEmpty else { return Self.refuse(.forbidden, "a token is needed") }
         let rest = parts[1].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard rest.count == 2, Self.equal(Array(rest[0].utf8), Array(token.utf8)) else {
-            return Self.refuse(403, "a token is needed")
+            return Self.refuse(.forbidden, "a token is needed")
         }
         // Only the page's own requests keep the server from its idle exit.
         lastRequest.withLock { $0 = Self.now() }
@@ -68,7 +68,7 @@ final class EditService: Sendable {
         switch (request.method, route) {
         case ("GET", ""), ("HEAD", ""):
             return HTTPResponse(
-                status: 200,
+                status: .ok,
                 headers: [
                     ("Content-Type", "text/html; charset=utf-8"),
                     (
@@ -76,13 +76,13 @@ final class EditService: Sendable {
                         "default-src 'none'; img-src 'self' blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
                     ),
                 ] + Self.securityHeaders,
-                body: Array(EditPage.html.utf8)
+                body: EditPage.html
             )
         case ("GET", "state"):
-            return json(200, stateJSON())
+            return json(.ok, stateJSON())
         case ("GET", "original.png"):
             return HTTPResponse(
-                status: 200,
+                status: .ok,
                 headers: [("Content-Type", "image/png")] + Self.securityHeaders,
                 body: original
             )
@@ -93,20 +93,20 @@ final class EditService: Sendable {
             let accepted = workers.submit {
                 responder.respond(Self.render(image, arguments: arguments, saving: saving))
             }
-            return accepted ? nil : Self.refuse(503, "busy: try again")
+            return accepted ? nil : Self.refuse(.serviceUnavailable, "busy: try again")
         case ("POST", "rects"):
-            guard let path = settings.rects else { return Self.refuse(404, "no --rects FILE.json was given") }
+            guard let path = settings.rects else { return Self.refuse(.notFound, "no --rects FILE.json was given") }
             do {
                 try settings.saveRects(request.body)
-                return .text(200, "rectangles saved to \(SameFile.resolved(path))", headers: Self.securityHeaders)
+                return .text(.ok, "rectangles saved to \(SameFile.resolved(path))", headers: Self.securityHeaders)
             } catch {
-                return Self.refuse(500, "cannot write \(path): \(error)")
+                return Self.refuse(.internalServerError, "cannot write \(path): \(error)")
             }
         case ("POST", "done"):
             done.withLock { $0 = true }
-            return .text(200, "blurlabel edit: stopped; you may close this page", headers: Self.securityHeaders)
+            return .text(.ok, "blurlabel edit: stopped; you may close this page", headers: Self.securityHeaders)
         default:
-            return Self.refuse(404, "no such page")
+            return Self.refuse(.notFound, "no such page")
         }
     }
 
@@ -116,22 +116,22 @@ final class EditService: Sendable {
         do {
             if let settings = saving {
                 try settings.save(try EditSettings.redact(image, arguments: arguments))
-                return .text(200, "saved \(SameFile.resolved(settings.output))", headers: securityHeaders)
+                return .text(.ok, "saved \(SameFile.resolved(settings.output))", headers: securityHeaders)
             }
             let (result, regions) = try EditSettings.redactWithRegions(image, arguments: arguments)
             let patches = try EditPatches(of: result, regions: regions)
             let png = try PNGEncoder(compressionLevel: 1).encode(patches.atlas)
             return HTTPResponse(
-                status: 200,
+                status: .ok,
                 headers: [("Content-Type", "image/png"), ("X-Regions", patches.header)] + securityHeaders,
                 body: png
             )
         } catch {
-            return refuse(400, "\(error)")
+            return refuse(.badRequest, "\(error)")
         }
     }
 
-    func json(_ status: Int, _ text: String) -> HTTPResponse {
+    func json(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
         HTTPResponse(
             status: status,
             headers: [("Content-Type", "application/json")] + Self.securityHeaders,
@@ -139,7 +139,8 @@ final class EditService: Sendable {
         )
     }
 
-    /// What the page starts from: the picture's size, the paths, the defaults, the saved rectangles.
+    /// What the page starts from: the picture's size, the paths, the defaults, the saved rectangles,
+    /// and what it offers: `redact`'s modes and the σ and block ranges (`Limits`).
     func stateJSON() -> String {
         var rectsText: String? = nil
         if let path = settings.rects, access(path, F_OK) == 0 {
@@ -154,6 +155,11 @@ final class EditService: Sendable {
             "\"mode\":\(AccessLog.quoted(settings.mode))",
             "\"radius\":\(settings.radius)",
             "\"margin\":\(Redaction.defaultMargin)",
+            "\"modes\":[\(EditSettings.modes.map(AccessLog.quoted).joined(separator: ","))]",
+            "\"maxRadius\":\(Limits.maximumRadius)",
+            "\"block\":\(EditSettings.defaultBlock)",
+            "\"minBlock\":\(Limits.minimumPixelateBlock)",
+            "\"maxBlock\":\(Limits.maximumPixelateBlock)",
             "\"rectsFile\":\(settings.rects.map(AccessLog.quoted) ?? "null")",
             "\"rectsText\":\(rectsText.map(AccessLog.quoted) ?? "null")",
         ]

@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import HTTPServer
 
 /// `GET /SIGNATURE/info/<options>/<text>.json`, signed like a label (the signature covers
@@ -20,7 +20,7 @@ enum LabelInfo {
         let inner = String(rest.dropFirst("/info".count))
         let label: LabelPath
         do { label = try LabelPath(rest: inner, keys: service.keys, presets: service.presets, suffix: ".json") } catch {
-            return .text(400, error.description)
+            return .text(.badRequest, error.description)
         }
         let labelRest = String(inner.dropLast(".json".count)) + ".png"
         let signature =
@@ -33,15 +33,15 @@ enum LabelInfo {
                 let size = try URLLabelOptions.size(label.options, text: label.text)
                 let body = json(path: "/" + signature + labelRest, width: size.width, height: size.height)
                 response = HTTPResponse(
-                    status: 200,
+                    status: .ok,
                     headers: [("Content-Type", "application/json"), ("Cache-Control", LabelService.immutable)],
                     body: Array((body + "\n").utf8)
                 )
             } catch {
-                response = .text(400, "\(error)")
+                response = .text(.badRequest, "\(error)")
             }
             responder.respond(response)
         }
-        return accepted ? nil : .text(503, "busy: try again", headers: [("Retry-After", "1")])
+        return accepted ? nil : .text(.serviceUnavailable, "busy: try again", headers: [("Retry-After", "1")])
     }
 }

@@ -1,8 +1,10 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 
-/// A label URL's path: `/SIGNATURE/name:value/…/TEXT.png`, TEXT unpadded base64url of the
-/// UTF-8 text or `enc:` and the base64url of AES-256-GCM nonce ‖ ciphertext ‖ tag.
+/// A label URL's path: `/SIGNATURE/name:value/…/TEXT.png` (or `.webp`, `.avif`; no extension or
+/// `.auto` for the format `Accept` picks), TEXT unpadded base64url of the UTF-8 text or `enc:` and
+/// the base64url of AES-256-GCM nonce ‖ ciphertext ‖ tag.
 struct LabelPath {
     typealias Failure = URLLabelOptions.Failure
 
@@ -14,24 +16,61 @@ struct LabelPath {
         return (afterSlash[..<slash], String(afterSlash[slash...]))
     }
 
+    /// The last segment's text and the format its extension names; format nil where `Accept`
+    /// picks it (no extension, `.auto`); nil for another extension or no text.
+    static func textAndFormat(_ last: Substring) -> (text: Substring, format: PictureFormat?)? {
+        guard let dot = last.lastIndex(of: ".") else { return last.isEmpty ? nil : (last, nil) }
+        let text = last[..<dot]
+        let name = last[last.index(after: dot)...]
+        guard !text.isEmpty else { return nil }
+        if name == "auto" { return (text, nil) }
+        guard let format = PictureFormat(name: name) else { return nil }
+        return (text, format)
+    }
+
+    /// Whether a request's path asks for the format `Accept` picks (a label path's last segment
+    /// without an extension or with `.auto`). Read before the signature is checked, for the cache
+    /// key; the same reading as `init`'s.
+    static func negotiates(_ path: String) -> Bool {
+        guard let slash = path.lastIndex(of: "/"), let (_, format) = textAndFormat(path[path.index(after: slash)...])
+        else { return false }
+        return format == nil
+    }
+
     let options: GivenOptions
     let text: String
+    /// The format the extension names; nil where `Accept` picks it.
+    let format: PictureFormat?
     /// The label's path in one form, whatever order and escapes the URL used: its options after
     /// the preset is expanded, sorted and percent-encoded as `sign` writes them, and the text
     /// segment as given. The ETag and the one-render-per-label flights are keyed by it.
     let canonical: String
 
-    /// Parses the signed rest, whose last segment is the text and `suffix`. Messages never quote
-    /// the text.
-    init(rest: String, keys: Keys, presets: Presets = Presets(), suffix: String = ".png") throws(Failure) {
+    /// Parses the signed rest, whose last segment is the text and `suffix` (the info route's
+    /// `.json`), or without `suffix` the text and a format's extension (`textAndFormat`). Messages
+    /// never quote the text.
+    init(rest: String, keys: Keys, presets: Presets = Presets(), suffix: String? = nil) throws(Failure) {
         var segments = rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        guard let last = segments.popLast(), last.hasSuffix(suffix), last.count > suffix.count else {
-            throw Failure("the last segment must be TEXT\(suffix)")
+        let encoded: Substring
+        if let suffix {
+            guard let last = segments.last, last.hasSuffix(suffix), last.count > suffix.count else {
+                throw Failure("the last segment must be TEXT\(suffix)")
+            }
+            encoded = last.dropLast(suffix.count)
+            format = .png
+        } else {
+            guard let last = segments.last, let (text, named) = Self.textAndFormat(last) else {
+                throw Failure(
+                    "the last segment must be TEXT.png, TEXT.webp, TEXT.avif, or TEXT or TEXT.auto (Accept's)"
+                )
+            }
+            encoded = text
+            format = named
         }
+        let last = segments.removeLast()
         let pairs = URLPairs.canonical(try presets.expanded(try URLPairs.parse(segments)))
         canonical = URLPairs.segments(pairs) + "/" + last
         options = try URLLabelOptions.options(URLLabelOptions.seeded(pairs))
-        let encoded = last.dropLast(suffix.count)
         var bytes: [UInt8]
         if encoded.hasPrefix("enc:") {
             guard let sealed = Base64URL.decode(encoded.dropFirst(4)) else {

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import HTTPServer
 
@@ -47,6 +48,16 @@ final class LabelService: Sendable {
         self.draining = draining
     }
 
+    /// A negotiated response's `Vary`: its bytes depend on `Accept`, and on nothing else of it.
+    static let vary: HTTPHeaders = [("Vary", "Accept")]
+
+    /// The memory cache's key for a request: its path as sent, and for a URL whose format
+    /// `Accept` picks, the variant picked (one of three, whatever the header says).
+    static func cacheKey(_ path: String, variant: PictureFormat?) -> String {
+        guard let variant else { return path }
+        return path + "\n" + variant.name
+    }
+
     /// The strong entity tag of a signed path: the engine's version and the path (options and
     /// text, or ciphertext: never a hash of a secret text alone).
     static func etag(_ rest: String) -> String {
@@ -66,75 +77,102 @@ final class LabelService: Sendable {
 
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) -> HTTPResponse? {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return .text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])
+            return .text(.methodNotAllowed, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])
         }
         switch request.path {
-        case "/healthz": return .text(200, "ok")
-        case "/readyz": return draining() ? .text(503, "draining") : .text(200, "ready")
+        case "/healthz": return .text(.ok, "ok")
+        case "/readyz": return draining() ? .text(.serviceUnavailable, "draining") : .text(.ok, "ready")
         case "/metrics":
             let text = metrics.text(cache: cache, queue: workers.depth, inFlight: inFlight())
             return HTTPResponse(
-                status: 200,
+                status: .ok,
                 headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
                 body: Array(text.utf8)
             )
         default: break
         }
+        // A URL without a format's extension gets the one `Accept` picks: one of three variants,
+        // each with its own cache entry, ETag and flight, nothing else of the header kept.
+        let variant = LabelPath.negotiates(request.path) ? AcceptedFormat.choose(request.header("Accept")) : nil
+        let key = Self.cacheKey(request.path, variant: variant)
         // A hit is looked up by the whole path, signature included: it was verified when it was
         // stored, so a hit needs no HMAC (a path with another signature is a miss, checked below).
-        if let entry = cache?.entry(request.path) {
+        if let entry = cache?.entry(key) {
             metrics.cacheHit()
-            let headers = [("ETag", entry.etag), ("Cache-Control", Self.immutable)]
+            let headers: HTTPHeaders =
+                [("ETag", entry.etag), ("Cache-Control", Self.immutable)] + (entry.negotiated ? Self.vary : [])
             if let match = request.header("If-None-Match"), Self.matches(match, entry.etag) {
-                return HTTPResponse(status: 304, headers: headers)
+                return HTTPResponse(status: .notModified, headers: headers)
             }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + headers, content: entry.png)
+            return HTTPResponse(
+                status: .ok,
+                headers: [("Content-Type", entry.contentType)] + headers,
+                content: entry.png
+            )
         }
         guard let (signature, rest) = LabelPath.split(request.path) else {
-            return .text(404, "not found: labels are /SIGNATURE/options/TEXT.png")
+            return .text(.notFound, "not found: labels are /SIGNATURE/options/TEXT.png (.webp, .avif, or none)")
         }
         if unsigned {
-            guard signature == "unsafe" else { return .text(403, "this server serves /unsafe/ paths only") }
+            guard signature == "unsafe" else { return .text(.forbidden, "this server serves /unsafe/ paths only") }
         } else {
             guard signature != "unsafe", keys.verifies(signature, path: rest) else {
-                return .text(403, "invalid signature")
+                return .text(.forbidden, "invalid signature")
             }
         }
         if LabelInfo.isInfo(rest) { return LabelInfo.answer(rest, service: self, responder: responder) }
         let label: LabelPath
-        do { label = try LabelPath(rest: rest, keys: keys, presets: presets) } catch {
-            return .text(400, error.description)
+        let encoding: OutputEncoding
+        do {
+            label = try LabelPath(rest: rest, keys: keys, presets: presets)
+            encoding = try URLLabelOptions.encoding(
+                label.options,
+                format: label.format ?? variant ?? .png,
+                negotiated: label.format == nil
+            )
+        } catch {
+            return .text(.badRequest, error.description)
         }
         // The options in any order (or escaped otherwise) are one label: one ETag, one render at a
-        // time. The memory cache stays keyed by the path as sent (its hits need no HMAC).
-        let etag = Self.etag(label.canonical)
-        let cached = [("ETag", etag), ("Cache-Control", Self.immutable)]
+        // time (a variant each where `Accept` picks the format). The memory cache stays keyed by
+        // the path as sent (its hits need no HMAC).
+        let flight = Self.cacheKey(label.canonical, variant: variant)
+        let etag = Self.etag(flight)
+        let cached: HTTPHeaders =
+            [("ETag", etag), ("Cache-Control", Self.immutable)] + (variant == nil ? [] : Self.vary)
         if let match = request.header("If-None-Match"), Self.matches(match, etag) {
-            return HTTPResponse(status: 304, headers: cached)
+            return HTTPResponse(status: .notModified, headers: cached)
         }
-        let flight = label.canonical
         metrics.cacheMiss()
         guard flights.join(flight, responder) == .first else { return nil }
         let accepted = workers.submit { [self] in
             // Clients that all went away (or a server that stopped) leave nobody to answer.
             guard flights.anyoneWaiting(flight) else {
-                flights.finish(flight, with: .text(503, "nobody is waiting"))
+                flights.finish(flight, with: .text(.serviceUnavailable, "nobody is waiting"))
                 return
             }
             let response: HTTPResponse
             do {
-                let png = ResponseBytes(
-                    try metrics.rendering { try URLLabelOptions.png(label.options, text: label.text, budget: budget) }
+                let file = ResponseBytes(
+                    try metrics.rendering {
+                        try URLLabelOptions.file(label.options, text: label.text, encoding: encoding, budget: budget)
+                    }
                 )
-                cache?.insert(request.path, PNGCache.Entry(png: png, etag: etag))
-                response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")] + cached, content: png)
+                let type = encoding.format.mediaType
+                cache?.insert(
+                    key,
+                    PNGCache.Entry(png: file, etag: etag, contentType: type, negotiated: variant != nil)
+                )
+                response = HTTPResponse(status: .ok, headers: [("Content-Type", type)] + cached, content: file)
             } catch {
-                response = .text(400, "\(error)")
+                response = .text(.badRequest, "\(error)")
             }
             flights.finish(flight, with: response)
         }
         // A full queue answers every request of this flight 503 at once, through their responders.
-        if !accepted { flights.finish(flight, with: .text(503, "busy: try again", headers: [("Retry-After", "1")])) }
+        if !accepted {
+            flights.finish(flight, with: .text(.serviceUnavailable, "busy: try again", headers: [("Retry-After", "1")]))
+        }
         return nil
     }
 

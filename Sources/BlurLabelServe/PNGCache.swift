@@ -1,7 +1,8 @@
 import BlurredLabelCore
 import HTTPServer
 
-/// Finished PNGs by signed path, at most `limitBytes` of them (PNG bytes plus the key and a fixed
+/// Finished label files (PNG, WebP or AVIF) by signed path (and, for a URL whose format `Accept`
+/// picks, the variant: `LabelService.cacheKey`), at most `limitBytes` of them (PNG bytes plus the key and a fixed
 /// overhead each). Least recently used leaves first: a hit moves its entry to the front, so the
 /// labels a shop's pages show all the time stay while one-off labels pass through.
 final class PNGCache: Sendable {
@@ -9,6 +10,10 @@ final class PNGCache: Sendable {
         /// Shared with every response that sends it: a hit copies nothing.
         let png: ResponseBytes
         let etag: String
+        /// Its media type (`image/png`, `image/webp`, `image/avif`).
+        var contentType = "image/png"
+        /// Whether it is one of a URL's `Accept` variants (answered with `Vary: Accept`).
+        var negotiated = false
     }
 
     /// One entry in the recency list: its neighbours are indices into `State.nodes`.

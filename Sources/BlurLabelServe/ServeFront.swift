@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import HTTPServer
 
 /// What the label port checks before `LabelService.handle`: with `--unsigned` a `Host` that names
@@ -15,11 +15,14 @@ struct ServeFront: Sendable {
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder, _ service: LabelService) -> HTTPResponse? {
         if unsigned {
             guard let host = request.header("Host"), Self.isLoopbackHost(host) else {
-                return .text(421, "this unsigned server answers only to loopback names (localhost, 127.x.x.x, [::1])")
+                return .text(
+                    .misdirectedRequest,
+                    "this unsigned server answers only to loopback names (localhost, 127.x.x.x, [::1])"
+                )
             }
         }
         if metricsElsewhere && request.path == "/metrics" {
-            return .text(404, "not found: /metrics is served on the --metrics-listen address")
+            return .text(.notFound, "not found: /metrics is served on the --metrics-listen address")
         }
         guard !prefix.isEmpty else { return service.handle(request, responder) }
         let path = request.path
@@ -42,7 +45,7 @@ struct ServeFront: Sendable {
         return path.dropFirst().contains("/") ? notFound : service.handle(request, responder)
     }
 
-    var notFound: HTTPResponse { .text(404, "not found: labels are \(prefix)/SIGNATURE/options/TEXT.png") }
+    var notFound: HTTPResponse { .text(.notFound, "not found: labels are \(prefix)/SIGNATURE/options/TEXT.png") }
 
     /// Whether a `Host` field names loopback: `localhost`, an address in 127.0.0.0/8 or `[::1]`,
     /// with or without a port.

@@ -1,4 +1,4 @@
-import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import HTTPServer
 
@@ -23,12 +23,6 @@ final class ServeInstance: Sendable {
             inFlight: { server.withLock { $0?.inFlight ?? 0 } },
             draining: { server.withLock { $0?.isDraining ?? false } }
         )
-        var configuration = HTTPServer.Configuration()
-        configuration.host = settings.host
-        configuration.port = settings.port
-        configuration.threads = settings.ioThreads
-        configuration.connectionLimit = settings.connections
-        configuration.idleTimeoutSeconds = settings.timeoutSeconds
         let log = settings.accessLog
         let counters = service.metrics
         let front = ServeFront(
@@ -37,7 +31,7 @@ final class ServeInstance: Sendable {
             metricsElsewhere: settings.metricsAddress != nil
         )
         labels = try HTTPServer(
-            configuration,
+            HTTPServer.Configuration(labels: settings),
             handler: { front.handle($0, $1, service) },
             observer: { record in
                 counters.record(record)
@@ -46,18 +40,14 @@ final class ServeInstance: Sendable {
         )
         let started = labels
         server.withLock { $0 = started }
-        if let (host, port) = settings.metricsAddress {
-            var metricsConfiguration = HTTPServer.Configuration()
-            metricsConfiguration.host = host
-            metricsConfiguration.port = port
-            metricsConfiguration.threads = 1
-            metricsConfiguration.connectionLimit = 64
-            metricsConfiguration.idleTimeoutSeconds = settings.timeoutSeconds
+        if let address = settings.metricsAddress {
             do {
-                metrics = try HTTPServer(metricsConfiguration) { request, responder in
+                metrics = try HTTPServer(HTTPServer.Configuration(metrics: address, settings: settings)) {
+                    request,
+                    responder in
                     request.path == "/metrics"
                         ? service.handle(request, responder)
-                        : .text(404, "not found: this address serves /metrics only")
+                        : .text(.notFound, "not found: this address serves /metrics only")
                 }
             } catch {
                 _ = started.shutdown(drainSeconds: 0)

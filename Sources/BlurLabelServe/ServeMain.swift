@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurLabelSystem
 import BlurredLabelCore
 import HTTPServer
@@ -6,6 +7,11 @@ import HTTPServer
 /// `blurlabel-serve serve …`, `sign …` and `edit …`, which `blurlabel serve`, `sign` and
 /// `edit` exec: the HTTP and crypto libraries load only here.
 public enum ServeMain {
+    /// Runs `arguments` (`run`) and ends the process with the exit status: `blurlabel-serve`'s main.
+    package static func exitAfterRunning(_ arguments: [String]) -> Never {
+        exit(run(arguments))
+    }
+
     public static func run(_ arguments: [String]) -> Int32 {
         let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
         switch arguments.first {
@@ -58,7 +64,8 @@ public enum ServeMain {
         }
     }
 
-    /// The signed path `sign` prints for `request`: `/SIGNATURE/options…/TEXT.png`.
+    /// The signed path `sign` prints for `request`: `/SIGNATURE/options…/TEXT.png` (or the
+    /// extension `--output-format` names).
     static func path(_ request: SignRequest, keys: Keys) throws -> String {
         var textSegment: String
         if request.encrypt {
@@ -72,7 +79,7 @@ public enum ServeMain {
         } else {
             textSegment = Base64URL.encode(Array(request.text.utf8))
         }
-        let rest = URLPairs.segments(request.pairs) + "/" + textSegment + ".png"
+        let rest = URLPairs.segments(request.pairs) + "/" + textSegment + request.suffix
         textSegment = ""
         let signature: String
         if request.unsigned {

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import HTTPServer
 
@@ -34,8 +35,8 @@ final class ServeMetrics: Sendable {
     }
 
     /// The reason class of a 4xx status, for `blurlabel_client_errors_total`.
-    static func reason(_ status: Int) -> String {
-        switch status {
+    static func reason(_ status: HTTPStatus) -> String {
+        switch status.code {
         case 400: return "bad_request"
         case 403: return "signature"
         case 404: return "not_found"
@@ -49,14 +50,13 @@ final class ServeMetrics: Sendable {
     }
 
     private struct State {
-        var byStatus: [Int: Int] = [:]
+        var byStatus: [HTTPStatus: Int] = [:]
         var clientErrors: [String: Int] = [:]
         var requests = Histogram()
         var renderTimes = Histogram()
         var cacheHits = 0
         var cacheMisses = 0
         var renders = 0
-        var notModified = 0
     }
 
     private let state = LockedValue(State())
@@ -64,7 +64,7 @@ final class ServeMetrics: Sendable {
     func record(_ record: HTTPExchangeRecord) {
         state.withLock { state in
             state.byStatus[record.status, default: 0] += 1
-            if (400..<500).contains(record.status) { state.clientErrors[Self.reason(record.status), default: 0] += 1 }
+            if record.status.isClientError { state.clientErrors[Self.reason(record.status), default: 0] += 1 }
             state.requests.observe(record.seconds)
         }
     }

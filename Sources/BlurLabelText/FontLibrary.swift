@@ -62,10 +62,6 @@ public enum FontLibrary {
         .dejaVuSans, .notoSansArabic, .notoSansHebrew, .notoSansDevanagari, .notoSansThai,
     ]
 
-    /// The built-in fallback chain tried after the primary font, in order (loads every one of them;
-    /// text layout uses the lazy `FontChain` instead).
-    package static var fallbackChain: [Font] { fallbackOrder.map(embedded) }
-
     /// The fonts to set text in: the primary font, then the built-in fallbacks, each loaded only
     /// when a character needs it. When the primary font is the embedded default, the built-in
     /// script fonts (Noto Sans Arabic, Hebrew, Devanagari, Thai) take their scripts even where

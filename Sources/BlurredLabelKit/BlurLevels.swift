@@ -44,7 +44,12 @@ public actor BlurLevels {
 
     /// Levels for `text` in `style` (whose own radius is ignored), σ up to `maxRadius` (default 20)
     /// in `steps` (default 20) steps.
-    public init(text: String, style: LabelStyle = LabelStyle(), maxRadius: BlurRadius = 20, steps: Int = 20) throws {
+    public init(
+        text: String,
+        style: LabelStyle = LabelStyle(),
+        maxRadius: BlurRadius = BlurLevelDefaults.maxRadius,
+        steps: Int = BlurLevelDefaults.steps
+    ) throws {
         guard steps >= 1, steps <= Limits.maximumSteps else { throw LabelError.badSteps(steps) }
         self.source = .text(text, style)
         self.maxRadius = maxRadius
@@ -57,8 +62,8 @@ public actor BlurLevels {
     /// here, before anything is made (`LabelError.tooManyLevelPixels`).
     public init(
         image: Image,
-        maxRadius: BlurRadius = 20,
-        steps: Int = 20,
+        maxRadius: BlurRadius = BlurLevelDefaults.maxRadius,
+        steps: Int = BlurLevelDefaults.steps,
         edges: BlurEdges = .clamp,
         tint: Color? = nil
     ) throws {

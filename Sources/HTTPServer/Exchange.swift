@@ -17,20 +17,21 @@ final class Exchange: Sendable {
         var suspended = false
         /// Answered (queued or given later): further answers are ignored.
         var answered = false
-        var status = 0
+        /// The status answered (0 until then).
+        var status: HTTPStatus = 0
         var bytes = 0
     }
 
     let method: String
     let path: String
     let query: String
-    let headers: [(name: String, value: String)]
+    let headers: HTTPHeaders
     /// The `struct MHD_Connection *`, as a number (it is only handed back to libmicrohttpd).
     let connection: UInt
     let started: Double
     let state = LockedValue(State())
 
-    init(method: String, path: String, query: String, headers: [(name: String, value: String)], connection: UInt) {
+    init(method: String, path: String, query: String, headers: HTTPHeaders, connection: UInt) {
         self.method = method
         self.path = path
         self.query = query

@@ -10,48 +10,56 @@ import Synchronization
 /// the connection waiting suspended meanwhile. Limits are the server's: request line (414),
 /// header fields (431), body (413), idle connections (closed after `idleTimeoutSeconds`), number
 /// of connections. Nothing a client sends reaches the handler unless it is a complete request.
-public final class HTTPServer: Sendable {
-    public struct Configuration: Sendable {
+package final class HTTPServer: Sendable {
+    /// Where and how a server listens. What its user sets has no default here (`serve`'s defaults
+    /// are its options', in `ServeSettings`; `edit`'s are its own); the protocol's limits have.
+    package struct Configuration: Sendable {
         /// The address to listen on: IPv4 (`127.0.0.1`, `0.0.0.0`) or IPv6 without brackets (`::1`,
         /// `::`; IPv6 only, as nginx's `listen [::]:80`).
-        public var host = "127.0.0.1"
+        package var host: String
         /// 0 lets the kernel choose (read `port` after starting).
-        public var port: UInt16 = 0
+        package var port: UInt16
         /// Threads polling connections.
-        public var threads = 2
-        public var connectionLimit = 1024
+        package var threads: Int
+        package var connectionLimit: Int
         /// Seconds without a byte in either direction after which a connection is closed; also
         /// the most a whole request may take to arrive, from the connection's opening or its
         /// previous response (a byte now and then does not keep a slow client).
-        public var idleTimeoutSeconds = 10
+        package var idleTimeoutSeconds: Int
         /// Longest request target (path and query) accepted; longer is 414 (nginx's default 8 KB).
-        public var maximumRequestLineBytes = 8192
+        package var maximumRequestLineBytes = 8192
         /// Memory for one connection's request line and header fields: beyond it 414 or 431.
-        public var connectionMemoryBytes = 32 * 1024
+        package var connectionMemoryBytes = 32 * 1024
         /// Largest request body; larger is 413.
-        public var maximumBodyBytes = 1 << 20
+        package var maximumBodyBytes = 1 << 20
 
-        public init() {}
+        package init(host: String, port: UInt16, threads: Int, connectionLimit: Int, idleTimeoutSeconds: Int) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.connectionLimit = connectionLimit
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+        }
     }
 
     /// Answers a complete request now, or returns nil and answers through the responder later.
-    public typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> HTTPResponse?
+    package typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> HTTPResponse?
     /// Told about every request when its connection is done with it.
-    public typealias Observer = @Sendable (HTTPExchangeRecord) -> Void
+    package typealias Observer = @Sendable (HTTPExchangeRecord) -> Void
 
     /// Why the server did not start.
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     let core: ServerCore
     /// The `struct MHD_Daemon *`, as a number.
     private let daemon: UInt
     /// The port listened on.
-    public let port: UInt16
+    package let port: UInt16
 
     /// Starts listening and serving at once.
-    public init(_ configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil) throws {
+    package init(_ configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil) throws {
         guard var address = Self.socketAddress(configuration.host, configuration.port) else {
             throw StartError(description: "'\(configuration.host)' is not an IPv4 or IPv6 address")
         }
@@ -91,9 +99,6 @@ public final class HTTPServer: Sendable {
         core.deadlines.start()
     }
 
-    /// Whether `host` is an IPv4 or an IPv6 address (numeric, IPv6 without brackets).
-    public static func isAddress(_ host: String) -> Bool { socketAddress(host, 0) != nil }
-
     /// `host` (numeric IPv4, or IPv6 without brackets) and `port` as a socket address; nil when
     /// `host` is neither.
     static func socketAddress(_ host: String, _ port: UInt16) -> sockaddr_storage? {
@@ -115,20 +120,20 @@ public final class HTTPServer: Sendable {
     }
 
     /// `host:port` as a URL writes it: an IPv6 address in brackets.
-    public static func authority(_ host: String, _ port: UInt16) -> String {
+    package static func authority(_ host: String, _ port: UInt16) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Requests read and not yet finished.
-    public var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
+    package var inFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
     /// Whether the drain has begun (`beginDrain` or `shutdown`): a readiness probe says no from then
     /// on, and every response says `Connection: close`.
-    public var isDraining: Bool { core.draining.load(ordering: .relaxed) }
+    package var isDraining: Bool { core.draining.load(ordering: .relaxed) }
 
     /// Starts the drain without closing the listener yet: responses from now on say `Connection:
     /// close`, and `isDraining` is true (so a load balancer's readiness probe stops sending).
-    public func beginDrain() { core.draining.store(true, ordering: .relaxed) }
+    package func beginDrain() { core.draining.store(true, ordering: .relaxed) }
 
     /// Stops accepting connections, lets the requests in flight finish (at most `drainSeconds`;
     /// their responses say `Connection: close`), answers those still waiting for their handler 503
@@ -136,7 +141,7 @@ public final class HTTPServer: Sendable {
     /// connection and stops. Never aborts, whatever is still running. Returns whether every request
     /// in flight finished within the drain. Call once.
     @discardableResult
-    public func shutdown(drainSeconds: Double) -> Bool {
+    package func shutdown(drainSeconds: Double) -> Bool {
         let daemon = OpaquePointer(bitPattern: daemon)!
         beginDrain()
         let listening = MHD_quiesce_daemon(daemon)
@@ -196,13 +201,13 @@ final class ServerCore: Sendable {
         }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
         if draining.load(ordering: .relaxed) { MHD_add_response_header(made, "Connection", "close") }
-        let sendsBody = exchange.method != "HEAD" && response.status != 304
+        let sendsBody = exchange.method != "HEAD" && response.status != .notModified
         exchange.state.withLock {
             $0.status = response.status
             $0.bytes = sendsBody ? content.count : 0
         }
         deadlines.sending(exchange.connection)
-        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        let result = MHD_queue_response(connection, UInt32(response.status.code), made)
         MHD_destroy_response(made)
         return result
     }
@@ -215,7 +220,11 @@ final class ServerCore: Sendable {
             defer { waiting.exchanges = [:] }
             return Array(waiting.exchanges.values)
         }
-        let stopping = HTTPResponse.text(503, "the server is stopping: try again", headers: [("Retry-After", "1")])
+        let stopping = HTTPResponse.text(
+            .serviceUnavailable,
+            "the server is stopping: try again",
+            headers: [("Retry-After", "1")]
+        )
         return exchanges.reduce(0) { $0 + ($1.respondLater(stopping) ? 1 : 0) }
     }
 
@@ -235,7 +244,7 @@ final class ServerCore: Sendable {
                 path: url,
                 query: Self.values(of: connection, kind: .GET_ARGUMENT_KIND).map { "\($0.name)=\($0.value)" }
                     .joined(separator: "&"),
-                headers: Self.values(of: connection, kind: .HEADER_KIND),
+                headers: HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND)),
                 connection: UInt(bitPattern: connection)
             )
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
@@ -274,11 +283,11 @@ final class ServerCore: Sendable {
             state.handled = true
             if state.bodyTooLarge {
                 state.answered = true
-                return .queue(.text(413, "request body too large"))
+                return .queue(.text(.contentTooLarge, "request body too large"))
             }
             if exchange.path.utf8.count + exchange.query.utf8.count > configuration.maximumRequestLineBytes {
                 state.answered = true
-                return .queue(.text(414, "request line too long"))
+                return .queue(.text(.uriTooLong, "request line too long"))
             }
             return .call(state.body)
         }
@@ -313,7 +322,11 @@ final class ServerCore: Sendable {
                 }
                 guard registered else {
                     state.answered = true
-                    return .text(503, "the server is stopping: try again", headers: [("Retry-After", "1")])
+                    return .text(
+                        .serviceUnavailable,
+                        "the server is stopping: try again",
+                        headers: [("Retry-After", "1")]
+                    )
                 }
                 state.suspended = true
                 MHD_suspend_connection(connection)

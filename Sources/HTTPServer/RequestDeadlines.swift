@@ -91,7 +91,7 @@ final class RequestDeadlines: Sendable {
             return count
         }
         // Outside the lock: answering may resume the connection.
-        for exchange in gone { exchange.respondLater(.text(499, "client closed the connection")) }
+        for exchange in gone { exchange.respondLater(.text(.clientClosedRequest, "client closed the connection")) }
         return count
     }
 

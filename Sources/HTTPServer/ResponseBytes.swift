@@ -4,15 +4,15 @@ import BlurLabelSystem
 /// cached label sent to a hundred slow readers is one allocation, not a hundred copies.
 /// libmicrohttpd reads them straight from here (it keeps a reference until the connection is done
 /// with the response, `HTTPServer` releases it in the free callback).
-public final class ResponseBytes: Sendable {
+package final class ResponseBytes: Sendable {
     /// The first byte's address, as a number: written once in `init`, freed in `deinit`, never
     /// written in between (so any thread may read the bytes without a lock).
     private let address: UInt
     /// How many bytes.
-    public let count: Int
+    package let count: Int
 
     /// A copy of `bytes` (the one copy a rendered picture is ever given).
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         let storage = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
         bytes.withUnsafeBytes { source in
             if let base = source.baseAddress { storage.copyMemory(from: base, byteCount: source.count) }
@@ -27,5 +27,5 @@ public final class ResponseBytes: Sendable {
     var pointer: UnsafeRawPointer { UnsafeRawPointer(bitPattern: address)! }
 
     /// The bytes as an array (a copy: for tests and handlers that look inside).
-    public var array: [UInt8] { Array(UnsafeRawBufferPointer(start: pointer, count: count)) }
+    package var array: [UInt8] { Array(UnsafeRawBufferPointer(start: pointer, count: count)) }
 }

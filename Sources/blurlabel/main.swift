@@ -1,7 +1,4 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-exit(CommandLineTool.runMain())
+CommandLineTool.exitAfterRunning(helpers: ServeCommandSpecs.all)

@@ -13,7 +13,6 @@ import Glibc
 /// a log file as they happen. These run the built executable, as a shell or Spark would.
 @Suite("batch: many processes, one folder")
 struct BatchConcurrencyTests {
-    static var executable: String? { BatchInterruptionTests.executable }
 
     /// 60 labels, some in subfolders (which several processes then make at once).
     static let manifestLines = (1...60).map { i in
@@ -28,7 +27,7 @@ struct BatchConcurrencyTests {
         errorLog: String? = nil
     ) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(executable))
+        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path())
         process.arguments = arguments
         process.standardInput = input ?? FileHandle.nullDevice
         process.standardOutput = output ?? FileHandle.nullDevice
@@ -65,7 +64,7 @@ struct BatchConcurrencyTests {
         }
     }
 
-    @Test(.enabled(if: executable != nil)) func threeShardProcessesAtOnceIntoOneFolder() throws {
+    @Test func threeShardProcessesAtOnceIntoOneFolder() throws {
         let folder = try temporaryFolder()
         let manifest = try writeManifest(Self.manifestLines, in: folder)
         #expect(run(["batch", manifest, "--out", folder + "/reference"]).status == 0)
@@ -86,7 +85,7 @@ struct BatchConcurrencyTests {
         #expect(Self.leftovers(in: folder + "/out").isEmpty)
     }
 
-    @Test(.enabled(if: executable != nil)) func theSameManifestTwiceAtOnce() throws {
+    @Test func theSameManifestTwiceAtOnce() throws {
         let folder = try temporaryFolder()
         let manifest = try writeManifest(Self.manifestLines, in: folder)
         #expect(run(["batch", manifest, "--out", folder + "/reference"]).status == 0)
@@ -161,7 +160,7 @@ struct BatchConcurrencyTests {
         }
     }
 
-    @Test(.enabled(if: executable != nil)) func standardInputRefusedAnswersEveryLine() throws {
+    @Test func standardInputRefusedAnswersEveryLine() throws {
         let folder = try temporaryFolder()
         try FileIO.write([], to: folder + "/file")
         let manifest = try writeManifest(Self.manifestLines, in: folder)
@@ -190,7 +189,7 @@ struct BatchConcurrencyTests {
 
     /// `batch -` given lines it already rendered (a Spark task retried) finds the same bytes there:
     /// every line is done, exit 0; a line whose output holds something else fails, and is kept.
-    @Test(.enabled(if: executable != nil)) func standardInputGivenTheSameLinesAgainFinishesThem() throws {
+    @Test func standardInputGivenTheSameLinesAgainFinishesThem() throws {
         let folder = try temporaryFolder()
         let manifest = try writeManifest(Array(Self.manifestLines.prefix(10)), in: folder)
         for round in 1...2 {
@@ -213,7 +212,7 @@ struct BatchConcurrencyTests {
 
     /// Killed in the middle (SIGKILL: nothing of its own runs), `batch -` has answered a gap-free
     /// prefix of the lines, each result whole, so its caller counts what was lost.
-    @Test(.enabled(if: executable != nil)) func standardInputKilledMidRunLeavesACountablePrefix() throws {
+    @Test func standardInputKilledMidRunLeavesACountablePrefix() throws {
         let folder = try temporaryFolder()
         signal(SIGPIPE, SIG_IGN)
         let input = Pipe()
@@ -252,7 +251,7 @@ struct BatchConcurrencyTests {
     /// A message reaches a log file as soon as its line is done, not when the run ends: the
     /// manifest is a FIFO kept open, so the run can only end by being killed, and the log must
     /// already hold every message (a bad line, a warning, a line over the limit still being read).
-    @Test(.enabled(if: executable != nil)) func messagesReachALogFileAsTheyHappen() throws {
+    @Test func messagesReachALogFileAsTheyHappen() throws {
         let folder = try temporaryFolder()
         let fifo = folder + "/manifest"
         #expect(mkfifo(fifo, 0o600) == 0)

@@ -330,7 +330,7 @@ struct BatchInterruptionTests {
     /// Started with SIGINT ignored (`nohup`, a script's background job), batch keeps it ignored,
     /// as every other command does: it used to install its handler and stop.
     @Test func anIgnoredInterruptStaysIgnored() throws {
-        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let executable = try BuiltExecutable.path()
         let out = try temporaryFolder() + "/out"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -355,25 +355,17 @@ struct BatchInterruptionTests {
         #expect(FileManager.default.fileExists(atPath: out + "/i2.png"))
     }
 
-    /// The built executable beside the test bundle, when there is one.
-    static var executable: String? {
-        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "blurlabel"
-        ).path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }
-
     /// Ctrl-C on the real command. The manifest comes through a pipe that a producer keeps
     /// feeding until the command exits, so the run cannot finish before the signal however slow
     /// or fast the machine is; the signal is sent once the first output file exists (an observable
     /// condition, not a fixed delay), with a generous timeout for a loaded machine or a TSan build.
-    @Test(.enabled(if: executable != nil)) func ctrlCStopsTheCommandWithWholeFiles() throws {
+    @Test func ctrlCStopsTheCommandWithWholeFiles() throws {
         let folder = try temporaryFolder()
         let out = folder + "/out"
         signal(SIGPIPE, SIG_IGN)  // the producer writes until the command has exited
         let input = Pipe()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable!)
+        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path())
         process.arguments = ["batch", "-", "--out", out, "--jobs", "2"]
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice

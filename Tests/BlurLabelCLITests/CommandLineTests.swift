@@ -1,3 +1,4 @@
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import Synchronization
@@ -20,7 +21,7 @@ func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         standardOutput: { captured.appendOut($0) },
         standardError: { captured.appendErr($0) }
     )
-    let status = CommandLineTool.run(arguments, output: output)
+    let status = CommandLineTool.run(arguments, output: output, helpers: ServeCommandSpecs.all)
     return (status, captured.out, captured.err)
 }
 

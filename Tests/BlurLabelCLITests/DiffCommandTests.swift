@@ -82,7 +82,7 @@ struct DiffCommandTests {
 
     @Test("--diff - writes only the PNG to standard output; the summary goes to standard error")
     func diffToStandardOutput() throws {
-        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let executable = try BuiltExecutable.path()
         let (white, clear) = try whiteAndClear()
         let (status, out, err) = try runProgram(executable, ["diff", white, clear, "--diff", "-"])
         #expect(status == 1)
@@ -93,7 +93,7 @@ struct DiffCommandTests {
 
     @Test("--report DIR writes one page; six processes at once add six entries")
     func reportFromSeveralProcesses() throws {
-        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let executable = try BuiltExecutable.path()
         let (white, clear) = try whiteAndClear()
         let folder = URL(fileURLWithPath: clear).deletingLastPathComponent().path
         let report = folder + "/report"
@@ -236,7 +236,7 @@ struct DiffCommandTests {
     /// place on standard output as '-' does: the summary used to overwrite the PNG's first bytes.
     /// And a summary that cannot be written (a full disk) is an error, not a silent exit 0 or 1.
     @Test func standardOutputByAnyNameAndItsFailures() throws {
-        let executable = try #require(Self.executable, "the blurlabel executable is built by swift build --build-tests")
+        let executable = try BuiltExecutable.path()
         let (white, clear) = try whiteAndClear()
         let (status, out, err) = try runProgram(executable, ["diff", white, clear, "--diff", "/dev/stdout"])
         #expect(status == 1 && String(decoding: err, as: UTF8.self).hasPrefix("different: 64 of 64"))
@@ -296,13 +296,6 @@ struct DiffCommandTests {
         let small = run(["diff", white, clear, "--max-pixels", "63"])
         #expect(small.status == 2 && small.err.contains("--max-pixels"))
         #expect(run(["diff", white, clear, "--max-pixels", "64"]).status == 1)
-    }
-
-    static var executable: String? {
-        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "blurlabel"
-        ).path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
     func runProgram(

@@ -58,12 +58,6 @@ struct ELFNeeded {
 /// no Swift library at all, and it runs copied to another folder with a bare environment.
 @Suite("What the executable links")
 struct ExecutableLinkTests {
-    /// The debug executable built beside the test bundle.
-    static var besideTests: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blurlabel")
-            .path
-    }
-
     static let forbidden = [
         "libXCTest", "libTesting", "lib_TestingInterop", "lib_Testing_Foundation",
         "libFoundation.so", "libFoundationEssentials", "libFoundationInternationalization", "lib_FoundationICU",
@@ -83,11 +77,7 @@ struct ExecutableLinkTests {
     }
 
     @Test func debugExecutableLinksNoTestFrameworkNorFoundation() throws {
-        let path = Self.besideTests
-        try #require(
-            FileManager.default.isExecutableFile(atPath: path),
-            "build the executable first (swift build --build-tests)"
-        )
+        let path = try BuiltExecutable.path()
         let needed = try ELFNeeded.libraries(in: path)
         #expect(needed.contains("libharfbuzz.so.0"), "\(needed)")
         for name in Self.forbidden {

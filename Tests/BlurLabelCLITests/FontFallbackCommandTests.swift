@@ -11,7 +11,7 @@ private func runTool(
     in folder: String? = nil
 ) throws -> (status: Int32, err: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(BatchInterruptionTests.executable))
+    process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path())
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -125,7 +125,7 @@ struct FontFallbackCommandTests {
     /// stderr when it starts, and a label the embedded fonts cover never makes it start.
     /// `--font FILE#INDEX` names a face of a file in the current folder too (without a slash it
     /// was taken for a family name and sent to fontconfig).
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func faceIndexOfAFileInTheCurrentFolder() throws {
+    @Test func faceIndexOfAFileInTheCurrentFolder() throws {
         let folder = try temporaryFolder()
         let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fonts")
@@ -140,7 +140,7 @@ struct FontFallbackCommandTests {
         #expect(missing.status == 2 && missing.err.contains("has no face number 3"), "\(missing.err)")
     }
 
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func fontconfigStartsOnlyWhenNeeded() throws {
+    @Test func fontconfigStartsOnlyWhenNeeded() throws {
         let folder = try temporaryFolder()
         let environment = ["FONTCONFIG_FILE": folder + "/missing.conf"]
         let covered = try runTool(["render", "56.00 € שלום", "-o", folder + "/a.png"], environment: environment)
@@ -151,7 +151,7 @@ struct FontFallbackCommandTests {
 
     /// The library itself is opened only then too (the executable does not link it): glibc's
     /// loader, asked with LD_DEBUG=files, names every library it loads.
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func fontconfigLibraryLoadsOnlyWhenNeeded() throws {
+    @Test func fontconfigLibraryLoadsOnlyWhenNeeded() throws {
         let folder = try temporaryFolder()
         let environment = ["LD_DEBUG": "files"]
         let covered = try runTool(["render", "56.00 €", "-o", folder + "/a.png"], environment: environment)
@@ -170,7 +170,7 @@ struct FontFallbackCommandTests {
     /// first on the library path): `--font FAMILY` fails with the loader's reason, a character no
     /// embedded font has is the box with a warning that says why no system font was asked, and
     /// labels the embedded fonts cover are made as always.
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func withoutFontconfigTheRestWorks() throws {
+    @Test func withoutFontconfigTheRestWorks() throws {
         let folder = try temporaryFolder()
         try "not a library".write(toFile: folder + "/libfontconfig.so.1", atomically: false, encoding: .utf8)
         let path = [folder, ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(
@@ -202,8 +202,7 @@ struct FontFallbackCommandTests {
     /// fontconfig lists a font that blurlabel then cannot use: first a bitmap font it cannot scale,
     /// then the same file emptied after fontconfig cached it (listed, but no longer a font). Each
     /// time: one warning naming the file, the box for the character, exit 0, no crash.
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil)) func unusableListedFontIsSkippedWithAWarning() throws
-    {
+    @Test func unusableListedFontIsSkippedWithAWarning() throws {
         let folder = try temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/fonts", withIntermediateDirectories: true)
         let font = folder + "/fonts/broken.bdf"

@@ -4,20 +4,18 @@ import Testing
 
 @testable import BlurLabelCLI
 
-/// The built `blurlabel` beside the test bundle, when there is one.
-private let builtTool: String? = BatchInterruptionTests.executable
-
 /// Runs the built tool as a child and reports its exit status and peak resident memory (KiB),
 /// measured by the kernel for that child alone (wait4's rusage).
-private func runChild(_ arguments: [String]) -> (status: Int32, peakKiB: Int) {
-    let argv = ([builtTool!] + arguments).map { strdup($0) } + [nil]
+private func runChild(_ arguments: [String]) throws -> (status: Int32, peakKiB: Int) {
+    let tool = try BuiltExecutable.path()
+    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     defer { posix_spawn_file_actions_destroy(&actions) }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, builtTool!, &actions, nil, argv, environ) == 0 else { return (-1, 0) }
+    guard posix_spawn(&pid, tool, &actions, nil, argv, environ) == 0 else { return (-1, 0) }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -139,13 +137,13 @@ struct HostileExecutableTests {
         return ~crc
     }
 
-    @Test(.enabled(if: builtTool != nil, "needs the built blurlabel beside the tests"))
+    @Test
     func aChunkClaimingTwoGigabytesCostsNoMemory() throws {
         let folder = try temporaryFolder()
         #expect(Self.claimsTwoGigabytes.count == 44)
         try FileIO.write(Self.claimsTwoGigabytes, to: folder + "/bomb.png")
-        let baseline = runChild(["--version"])
-        let bomb = runChild(["blur", folder + "/bomb.png", "-o", folder + "/out.png"])
+        let baseline = try runChild(["--version"])
+        let bomb = try runChild(["blur", folder + "/bomb.png", "-o", folder + "/out.png"])
         #expect(bomb.status == 2)
         // Everything but the bomb: the runtime and libraries. 64 MiB over it is far below 2 GB.
         #expect(
@@ -174,7 +172,7 @@ struct HostileExecutableTests {
         defer { close(watch) }
         #expect(inotify_add_watch(watch, folder, UInt32(IN_CREATE)) >= 0)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: builtTool!)
+        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path())
         process.arguments = ["blur", input, "--radius", "0", "--compression", "0", "-o", folder + "/out.png"]
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -203,7 +201,7 @@ struct HostileExecutableTests {
         return (process.terminationStatus, try FileManager.default.contentsOfDirectory(atPath: folder))
     }
 
-    @Test(.enabled(if: builtTool != nil, "needs the built blurlabel beside the tests"), arguments: [SIGINT, SIGTERM])
+    @Test(arguments: [SIGINT, SIGTERM])
     func anInterruptedWriteLeavesNoTemporaryFile(signal: Int32) throws {
         let folder = try temporaryFolder()
         try Self.noisePicture(folder + "/in.png", side: 3000)

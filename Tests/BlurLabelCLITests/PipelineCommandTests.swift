@@ -23,7 +23,7 @@ func runChild(
     status: Int32, peakMB: Double, cpuSeconds: Double
 ) {
     let childDeadline = 300.0
-    let executable = try #require(BatchInterruptionTests.executable)
+    let executable = try BuiltExecutable.path()
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var actions = posix_spawn_file_actions_t()
@@ -133,7 +133,7 @@ struct AnimatePipelineTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
     }
 
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil))
+    @Test
     func framesStreamSoMemoryDoesNotGrowWithTheirCount() throws {
         let folder = try temporaryFolder()
         // 101 frames of about 640x625 RGBA: 160 MB if they were all held at once.
@@ -296,7 +296,7 @@ struct BatchSafetyTests {
         #expect(seen == ["1", "long 2", "3"])
     }
 
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil))
+    @Test
     func anEndlessLineCostsOneBuffer() throws {
         let folder = try temporaryFolder()
         let child = try runChild(["batch", "/dev/zero", "--out", folder + "/z"], stopAfter: 1.5)

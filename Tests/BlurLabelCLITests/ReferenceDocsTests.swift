@@ -1,3 +1,4 @@
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// cannot be left out of them, and the checked-in tables are the ones the declarations make.
 @Suite("Man page, shell completions and option tables")
 struct ReferenceDocsTests {
-    static let specs = CommandLineTool.referenceSpecs
+    static let specs = CommandLineTool.referenceSpecs(helpers: ServeCommandSpecs.all)
     static let page =
         (try? String(
             contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/docs/command-line.md",

@@ -14,7 +14,7 @@ struct RenderBudgetCommandTests {
     /// memory and instrumentation make the tool's memory and CPU time no measure of its own.
     static let instrumented = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
 
-    @Test(.enabled(if: BatchInterruptionTests.executable != nil))
+    @Test
     func fifteenHundredEmojiAreRefusedAtOnceInLittleMemory() throws {
         let folder = try temporaryFolder()
         // Once to load fontconfig's ranking from its cache (a first run on a cold disk is slower).
@@ -50,7 +50,7 @@ struct RenderBudgetCommandTests {
     /// resident memory, less that of a small label of its first character (the process itself
     /// and the fonts it loads: a colour emoji font is read whole), is at most the estimate.
     @Test(
-        .enabled(if: BatchInterruptionTests.executable != nil && !instrumented),
+        .enabled(if: !instrumented),
         arguments: [
             ["56.00 €", "--size", "1000"],
             ["56.00 €", "--size", "700", "--radius", "60"],

@@ -1,3 +1,4 @@
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import HTTPServer
@@ -43,7 +44,7 @@ struct EditSaveTests {
                 workers: workers
             )
             let service = service
-            server = try HTTPServer(HTTPServer.Configuration(), handler: { service.handle($0, $1) })
+            server = try HTTPServer(HTTPServer.Configuration(edit: settings), handler: { service.handle($0, $1) })
             service.port.withLock { $0 = server.port }
         }
 
@@ -176,7 +177,13 @@ struct EditSaveTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let animation = folder + "/anim.png"
         let quiet = CommandLineTool.Output(standardOutput: { _ in }, standardError: { _ in })
-        #expect(CommandLineTool.run(["animate", "56.00 €", "--steps", "3", "-o", animation], output: quiet) == 0)
+        #expect(
+            CommandLineTool.run(
+                ["animate", "56.00 €", "--steps", "3", "-o", animation],
+                output: quiet,
+                helpers: { [] }
+            ) == 0
+        )
         // Were it not refused, the server would stop itself after half a second of no request.
         setenv(EditSettings.idleVariable, "0.5", 1)
         defer { unsetenv(EditSettings.idleVariable) }

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import Testing
@@ -29,26 +30,26 @@ struct EditServiceTests {
         _ service: EditService,
         _ method: String,
         _ path: String,
-        headers: [(name: String, value: String)]
+        headers: HTTPHeaders
     ) -> (Int, HTTPResponse?) {
         let exchange = Exchange(method: method, path: path, query: "", headers: headers, connection: 1)
         let response = service.handle(
             HTTPRequest(method: method, path: path, headers: headers),
             HTTPResponder(exchange: exchange)
         )
-        return (response?.status ?? 0, response)
+        return (response?.status.code ?? 0, response)
     }
 
     @Test func everyRequestNeedsTheTokenAndTheServersOwnHost() throws {
         let service = try Self.service()
-        let host = [(name: "Host", value: "127.0.0.1:4321")]
+        let host: HTTPHeaders = [("Host", "127.0.0.1:4321")]
         #expect(Self.status(service, "GET", "/", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/state", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/" + String(repeating: "0", count: 32) + "/", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/\(Self.token)x/", headers: host).0 == 403)
         #expect(Self.status(service, "GET", "/\(Self.token)/", headers: []).0 == 421)
         #expect(Self.status(service, "GET", "/\(Self.token)/", headers: [("Host", "evil.example:4321")]).0 == 421)
-        let foreign = host + [(name: "Origin", value: "http://evil.example")]
+        let foreign = host + [("Origin", "http://evil.example")]
         #expect(Self.status(service, "POST", "/\(Self.token)/done", headers: foreign).0 == 403)
         #expect(!service.done.withLock { $0 })
         let (status, page) = Self.status(service, "GET", "/\(Self.token)/", headers: host)
@@ -60,6 +61,37 @@ struct EditServiceTests {
     }
 
     /// A picture with a different colour in every pixel.
+    /// The page offers what the server accepts: every mode and range `state` sends is one `redact`
+    /// takes, a step beyond a range is refused, and the page itself names no mode or range.
+    @Test func thePageOffersTheServersModesAndRanges() throws {
+        let service = try Self.service()
+        let host: HTTPHeaders = [("Host", "127.0.0.1:4321")]
+        let body = try #require(Self.status(service, "GET", "/\(Self.token)/state", headers: host).1?.body)
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let modes = try #require(state["modes"] as? [String])
+        let maxRadius = try #require(state["maxRadius"] as? Double)
+        let (minBlock, maxBlock) = (try #require(state["minBlock"] as? Int), try #require(state["maxBlock"] as? Int))
+        #expect(modes.count == 4 && maxRadius == Limits.maximumRadius && maxBlock == Limits.maximumPixelateBlock)
+        let image = try Image(width: 8, height: 8, fill: .white)
+        func accepted(_ arguments: [String], mode: String = "pixelate") -> Bool {
+            (try? EditSettings.redact(image, arguments: arguments + ["--rect", "0,0,4,4:\(mode)"])) != nil
+        }
+        for mode in modes { #expect(accepted([], mode: mode)) }
+        #expect(!accepted([], mode: "smudge"))
+        #expect(accepted(["--radius", "\(maxRadius)"]) && !accepted(["--radius", "\(maxRadius + 0.5)"]))
+        #expect(accepted(["--block", "\(minBlock)"]) && !accepted(["--block", "\(minBlock - 1)"]))
+        #expect(accepted(["--block", "\(maxBlock)"]) && !accepted(["--block", "\(maxBlock + 1)"]))
+        #expect(state["block"] as? Int == RedactCommand.block.defaultValue)
+        let page = String(
+            decoding: try #require(Self.status(service, "GET", "/\(Self.token)/", headers: host).1?.body),
+            as: UTF8.self
+        )
+        #expect(page.contains("info.modes") && page.contains("info.maxRadius"))
+        for restated in ["<option", "max=", "min=\"2\"", "250", "4096"] {
+            #expect(!page.contains(restated), "\(restated)")
+        }
+    }
+
     static func gradient(width: Int, height: Int) throws -> Image {
         var bytes: [UInt8] = []
         for y in 0..<height {
@@ -121,7 +153,7 @@ struct EditServiceTests {
     @Test func onlyThePagesOwnRequestsPutOffTheIdleExit() throws {
         let service = try Self.service()
         service.lastRequest.withLock { $0 = 5 }
-        let host = [(name: "Host", value: "127.0.0.1:4321")]
+        let host: HTTPHeaders = [("Host", "127.0.0.1:4321")]
         _ = Self.status(service, "GET", "/state", headers: host)
         _ = Self.status(service, "GET", "/\(Self.token)/state", headers: [("Host", "evil.example:4321")])
         #expect(service.lastRequest.withLock { $0 } == 5)

@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import Testing
 
 @testable import BlurLabelServe

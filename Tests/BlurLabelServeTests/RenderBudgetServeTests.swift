@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import Testing
@@ -85,7 +86,7 @@ struct RenderBudgetServeTests {
         #expect(sign([("canvas", "200x60")], "56.00 €") == nil)
         #expect(sign([("canvas", "40x20"), ("fit", "true"), ("min-size", "1")], "56.00 €") == nil)
         #expect(sign([("canvas", "60x40"), ("secure", "true"), ("format", "###.## €")], "5.00 €") != nil)
-        #expect(sign([("font", "/etc/passwd")], "x") == URLLabelOptions.notAnInstalledFamily)
-        #expect(sign([("font", "no such family at all")], "x") == URLLabelOptions.notAnInstalledFamily)
+        #expect(sign([("font", "/etc/passwd")], "x") == LabelOptions.notAnInstalledFamily)
+        #expect(sign([("font", "no such family at all")], "x") == LabelOptions.notAnInstalledFamily)
     }
 }

@@ -14,6 +14,17 @@ import Glibc
 /// times at once, clients that leave before their render starts, a crowd of slow readers.
 @Suite("serve availability", .serialized)
 struct ServeAvailabilityTests {
+    /// A bare server on loopback, on a port the kernel chooses.
+    static func loopback(idleTimeoutSeconds: Int) -> HTTPServer.Configuration {
+        HTTPServer.Configuration(
+            host: "127.0.0.1",
+            port: 0,
+            threads: 2,
+            connectionLimit: 1024,
+            idleTimeoutSeconds: idleTimeoutSeconds
+        )
+    }
+
     /// The renders counted by `/metrics`.
     static func renders(_ server: TestServer) throws -> Int {
         let text = try RawHTTP.request("/metrics", port: server.port).text
@@ -62,8 +73,7 @@ struct ServeAvailabilityTests {
 
     @Test func aResponseNobodyReadsIsDroppedAtTheDeadline() throws {
         let records = LockedValue<[HTTPExchangeRecord]>([])
-        var configuration = HTTPServer.Configuration()
-        configuration.idleTimeoutSeconds = 1
+        let configuration = Self.loopback(idleTimeoutSeconds: 1)
         let big = ResponseBytes([UInt8](repeating: 7, count: 64 << 20))
         let server = try HTTPServer(
             configuration,
@@ -84,9 +94,7 @@ struct ServeAvailabilityTests {
 
     @Test func stoppingWhileAHandlerStillWorksAnswers503AndNeverAborts() throws {
         let kept = LockedValue<[HTTPResponder]>([])
-        var configuration = HTTPServer.Configuration()
-        configuration.idleTimeoutSeconds = 10
-        let server = try HTTPServer(configuration) { _, responder in
+        let server = try HTTPServer(Self.loopback(idleTimeoutSeconds: 10)) { _, responder in
             kept.withLock { $0.append(responder) }  // answered only after the stop
             return nil
         }
@@ -178,9 +186,9 @@ struct ServeAvailabilityTests {
     @Test func aHundredSlowReadersOfOneResponseShareItsBytes() throws {
         // 16 MB, more than a socket's buffers take: each reader's response stays with the server.
         let shared = ResponseBytes([UInt8](repeating: 9, count: 16 << 20))
-        var configuration = HTTPServer.Configuration()
-        configuration.idleTimeoutSeconds = 30
-        let server = try HTTPServer(configuration) { _, _ in HTTPResponse(status: 200, content: shared) }
+        let server = try HTTPServer(Self.loopback(idleTimeoutSeconds: 30)) { _, _ in
+            HTTPResponse(status: 200, content: shared)
+        }
         defer { server.shutdown(drainSeconds: 0) }
         let before = Self.residentBytes()
         var sockets: [Int32] = []

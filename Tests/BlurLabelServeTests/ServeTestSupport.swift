@@ -1,4 +1,5 @@
 import BlurLabelCLI
+import BlurLabelServeSettings
 import BlurredLabelCore
 import Foundation
 import HTTPServer
@@ -53,12 +54,18 @@ final class TestServer: Sendable {
             inFlight: { holder.withLock { $0?.inFlight ?? 0 } }
         )
         self.service = service
-        var configuration = HTTPServer.Configuration()
-        configuration.threads = ioThreads
-        configuration.host = host
-        configuration.idleTimeoutSeconds = idleTimeout
+        // The label port as serve makes it, on a port the kernel chooses.
+        var settings = ServeSettings()
+        settings.host = host
+        settings.port = 0
+        settings.ioThreads = ioThreads
+        settings.timeoutSeconds = idleTimeout
         let metrics = service.metrics
-        server = try HTTPServer(configuration, handler: { service.handle($0, $1) }, observer: { metrics.record($0) })
+        server = try HTTPServer(
+            HTTPServer.Configuration(labels: settings),
+            handler: { service.handle($0, $1) },
+            observer: { metrics.record($0) }
+        )
         let started = server
         holder.withLock { $0 = started }
     }
@@ -68,10 +75,12 @@ final class TestServer: Sendable {
         workers.drain(seconds: 5)
     }
 
-    /// A signed path for `text` with `pairs` (signed with `key`/`salt`, default the server's).
+    /// A signed path for `text` with `pairs` (signed with `key`/`salt`, default the server's),
+    /// ending in `suffix` (a format's extension, or none).
     static func path(
         _ text: String,
         _ pairs: [(String, String)] = [],
+        suffix: String = ".png",
         encrypted: Bool = false,
         key: String = TestKeys.key,
         salt: String = TestKeys.salt
@@ -83,7 +92,7 @@ final class TestServer: Sendable {
             segment = Base64URL.encode(Array(text.utf8))
         }
         let rest =
-            URLPairs.segments(pairs.map { (name: $0.0, value: $0.1) }) + "/" + segment + ".png"
+            URLPairs.segments(pairs.map { (name: $0.0, value: $0.1) }) + "/" + segment + suffix
         let signature = Keys.signature(of: rest, key: Keys.hex(Substring(key))!, salt: Keys.hex(Substring(salt))!)
         return "/" + signature + rest
     }

@@ -36,9 +36,9 @@ struct PThreadTests {
         #expect(seen == 7)
     }
 
-    /// Two workers and room for one more job: the fourth job is refused while three are taken;
-    /// draining runs what was accepted.
-    @Test func boundedWorkersRefuseWhenFullAndDrain() {
+    /// Two workers and room for one more job: with both workers busy and one job waiting, the
+    /// next is refused; draining runs what was accepted.
+    @Test func boundedWorkersRefuseWhenFullAndDrain() throws {
         let workers = BoundedWorkers(threads: 2, capacity: 1)
         let gate = WaitableValue(false)
         let ran = Atomic<Int>(0)
@@ -46,12 +46,20 @@ struct PThreadTests {
             _ = gate.next { $0 ? true : nil }
             ran.add(1, ordering: .relaxed)
         }
+        /// Waits (at most 10 s) until `count` jobs run.
+        func waitUntilRunning(_ count: Int) throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while workers.depth.running < count {
+                try #require(ContinuousClock.now < deadline, "\(count) jobs never ran: \(workers.depth)")
+                usleep(1000)
+            }
+        }
         #expect(workers.submit(job))
+        try waitUntilRunning(1)
         #expect(workers.submit(job))
-        // Wait until both workers hold a job, so the queue's one place is free for the third.
-        while workers.depth.running < 2 { usleep(1000) }
+        try waitUntilRunning(2)
         #expect(workers.submit(job))
-        #expect(!workers.submit(job))
+        #expect(!workers.submit(job), "both workers busy and the queue full")
         gate.update { $0 = true }
         #expect(workers.drain(seconds: 10))
         #expect(ran.load(ordering: .relaxed) == 3)

@@ -9,6 +9,7 @@ import base64
 import http.client
 import json
 import os
+import re
 import shlex
 import signal
 import statistics
@@ -138,6 +139,36 @@ def check_refusals(url):
     if status != 403 or "Access-Control-Allow-Origin" in headers:
         fail(f"a cross-origin POST answered {status}")
     print("test-edit: refused: no token, a wrong token, a foreign Host, a foreign Origin", flush=True)
+
+
+def check_limits_are_the_servers(page, source):
+    """The modes and the σ and block ranges the page offers are the server's: the modes `edit
+    --mode` accepts (its refusal lists them) and the ranges `blurlabel redact --help` states."""
+    refused = subprocess.run([BLURLABEL, "edit", source, "-o", os.path.join(work, "x.png"), "--mode", "nope"],
+                             capture_output=True, text=True)
+    listed = re.search(r"\(modes: ([a-z, ]+)\)", refused.stderr)
+    if refused.returncode != 2 or not listed:
+        fail(f"edit --mode nope: {refused.returncode} {refused.stderr}")
+    modes = listed.group(1).split(", ")
+    usage = subprocess.run([BLURLABEL, "redact", "--help"], capture_output=True, text=True, check=True).stdout
+    ranges = {}
+    for name in ("radius", "block"):
+        found = re.search(r"--" + name + r" \S+ +[^(]*\((\d+) to (\d+)", usage)
+        if not found:
+            fail(f"redact --help states no range for --{name}")
+        ranges[name] = [found.group(1), found.group(2)]
+    shown = page.evaluate("""() => ({
+      modes: [...document.getElementById("defaultMode").options].map(o => o.value),
+      rectModes: [...document.getElementById("rectMode").options].map(o => o.value),
+      radius: [document.getElementById("radius").min, document.getElementById("radius").max],
+      block: [document.getElementById("block").min, document.getElementById("block").max] })""")
+    if shown["modes"] != modes or shown["rectModes"] != modes:
+        fail(f"the page offers the modes {shown['modes']} and {shown['rectModes']}, the server {modes}")
+    for name in ("radius", "block"):
+        if shown[name] != ranges[name]:
+            fail(f"the page's {name} is {shown[name][0]} to {shown[name][1]}, redact's {ranges[name][0]} to {ranges[name][1]}")
+    print(f"test-edit: the page offers the server's modes ({', '.join(modes)}), σ {' to '.join(ranges['radius'])} "
+          f"and block {' to '.join(ranges['block'])}", flush=True)
 
 
 def rect_numbers(page, index):
@@ -329,6 +360,7 @@ def main_run(browser):
         page = browser.new_page(viewport={"width": 1000, "height": 800})
         page.goto(url)
         settle(page)
+        check_limits_are_the_servers(page, source)
         box = page.locator("#picture").bounding_box()
         scale = 1200 / box["width"]
         if scale <= 1.0:

@@ -40,7 +40,7 @@ do {
                     best = min(best, now() - t0)
                 }
                 print(
-                    "blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000)) threads=\(threads) isa=\(BlurKernelVariant.active.rawValue)"
+                    "blurlabel \(kind) sigma=\(sigma) ms=\(String(format: "%.2f", best * 1000)) threads=\(threads) isa=\(BlurKernelVariant.activeName)"
                 )
                 if let dir = outDir { try FileIO.write(output, to: "\(dir)/blurlabel-\(kind)-\(sigma).raw") }
             }
@@ -57,7 +57,7 @@ do {
             try FileIO.write(rgba.pixels, to: "\(args[2])/input-rgba.raw")
             try FileIO.write(mask.values, to: "\(args[2])/input-mask.raw")
         }
-        print("isa=\(BlurKernelVariant.active.rawValue)")
+        print("isa=\(BlurKernelVariant.activeName)")
         fflush(nil)
         while let line = readLine() {
             let fields = line.split(separator: " ").map(String.init)

@@ -2,7 +2,7 @@ import BlurredLabelCore
 
 /// One manifest line: `text`, `output` (a file name under the output folder) and any option
 /// `render` takes, by the same names (`size`, `radius`, `color`, `secure`...).
-struct ManifestLine {
+package struct ManifestLine {
     let text: String
     /// The output's path under the folder, normalised (`./a//b.png` is `a/b.png`).
     let output: String
@@ -17,7 +17,7 @@ struct ManifestLine {
     static let keys: Set<String> = Set(["text", "output", OutputEncoding.quality.key] + optionKeys)
 
     /// The options a line (and a label URL) may give: the label options and the compression.
-    static let optionKeys = LabelOptions.keys + [CommonOptions.compression.key]
+    package static let optionKeys = LabelOptions.keys + [CommonOptions.compression.key]
 
     /// Parses and checks one line; the error says what is wrong with it.
     init(bytes: [UInt8]) throws {

@@ -1,8 +1,8 @@
 import BlurredLabelCore
 
 /// Options several commands share: declared once, read once.
-enum CommonOptions {
-    static let output = Option<String?>(
+package enum CommonOptions {
+    package static let output = Option<String?>(
         "output",
         short: "-o",
         .text("OUT.png"),
@@ -19,13 +19,13 @@ enum CommonOptions {
         .color("COLOR"),
         help: "a veil of COLOR over the blur (#ffffff4d frosted, #0000004d dark); see docs/pictures-levels.md"
     )
-    static let maxRenderMegabytes = Option(
+    package static let maxRenderMegabytes = Option(
         "max-render-mb",
         .integer("MB", 1...Limits.maximumRenderMegabytes),
         default: Limits.defaultRenderMegabytes,
         help: "refuse a label whose render would take more than MB of memory, before drawing it"
     )
-    static let compression = Option(
+    package static let compression = Option(
         "compression",
         .integer("0-9", 0...9),
         default: PNGEncoder().compressionLevel,

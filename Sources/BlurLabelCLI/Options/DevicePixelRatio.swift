@@ -4,7 +4,7 @@ import BlurredLabelCore
 /// CSS pixel. Every length of the 1x style (size, padding, canvas, letter spacing, outline, wrap
 /// width, σ) is multiplied by N and the text is set at that size, so it is sharper than any
 /// upscale; the picture is exactly N times the 1x picture's width and height.
-enum DevicePixelRatio {
+package enum DevicePixelRatio {
     static let option = Option(
         "dpr",
         .integer("N", 1...4),
@@ -41,7 +41,7 @@ enum DevicePixelRatio {
 
     /// The size of `style`'s picture of `text` (the decoy's in secure mode): its ink padded by the
     /// blur's reach and the padding, as the pipeline's own steps make it.
-    static func pictureSize(
+    package static func pictureSize(
         _ style: LabelStyle,
         text: String,
         budget: RenderBudget

@@ -2,9 +2,9 @@ import BlurredLabelCore
 
 /// The library's errors speak of its own values (a canvas, a minimum size, a pixel limit); this
 /// is the one place that says them again in the flags a user typed.
-enum FlagMessages {
+package enum FlagMessages {
     /// The message for `error` as the command line shows it.
-    static func message(for error: any Error) -> String {
+    package static func message(for error: any Error) -> String {
         if let usage = error as? UsageError { return usage.message }
         if let label = error as? LabelError {
             switch label {

@@ -6,15 +6,15 @@ package struct GivenOptions: Equatable, Sendable {
     /// conformance in the binary (about 0.2 M instructions of a one-label process's start).
     private var entries: [(name: String, value: OptionValue)]
 
-    init() { entries = [] }
+    package init() { entries = [] }
 
-    init(_ values: [String: OptionValue]) {
+    package init(_ values: [String: OptionValue]) {
         entries = values.map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
     }
 
     /// A parsed command line's options: a value as text (a repeated option's as a list of them),
     /// a flag as `true`.
-    init(_ arguments: ParsedArguments) {
+    package init(_ arguments: ParsedArguments) {
         entries = []
         for option in arguments.given {
             let name = String(option.name.dropFirst(2))

@@ -2,10 +2,10 @@ import BlurredLabelCore
 
 /// The label options shared by `render`, `animate`, `sign`, batch manifests and label URLs: each
 /// declared once, with its range from `Limits` and its default from `LabelStyle()`.
-enum LabelOptions {
+package enum LabelOptions {
     static let defaults = LabelStyle()
 
-    static let font = Option<String?>(
+    package static let font = Option<String?>(
         "font",
         .text("PATH|FAMILY"),
         shown: "the embedded DejaVu Sans",
@@ -34,13 +34,13 @@ enum LabelOptions {
         default: defaults.background,
         help: "background colour"
     )
-    static let canvas = Option<CanvasSize?>(
+    package static let canvas = Option<CanvasSize?>(
         "canvas",
         .canvasSize(),
         shown: "the ink box padded by ceil(3*SIGMA)",
         help: "fixed canvas size; content is centered"
     )
-    static let fit = Option(
+    package static let fit = Option(
         flag: "fit",
         help:
             "with --canvas: the largest size (at most --size if given, else \(formatNumber(Limits.maximumFontSize))) whose blurred, padded label fits the canvas"
@@ -126,7 +126,7 @@ enum LabelOptions {
     )
 
     /// The table, in the order help lists it.
-    static let specs: [OptionSpec] = [
+    package static let specs: [OptionSpec] = [
         font.spec, size.spec, radius.spec, color.spec, background.spec, canvas.spec, fit.spec, minimumSize.spec,
         padding.spec, features.spec, language.spec, direction.spec, align.spec, lineSpacing.spec,
         letterSpacing.spec, maxWidth.spec, outline.spec, noSystemFonts.spec, secure.spec, format.spec, seed.spec,
@@ -137,7 +137,7 @@ enum LabelOptions {
     static var keys: [String] { specs.map(\.key) }
 
     /// The names of the flags (a manifest's or a URL's `true` or `false`).
-    static var flagKeys: [String] { specs.filter { $0.placeholder == nil }.map(\.key) }
+    package static var flagKeys: [String] { specs.filter { $0.placeholder == nil }.map(\.key) }
 
     /// A label style from a parsed command line, fitted to its canvas for `text` with `--fit`.
     static func style(from arguments: ParsedArguments, text: String) throws -> LabelStyle {
@@ -146,7 +146,7 @@ enum LabelOptions {
 
     /// What a `font` value may name: a file or an installed family (the command line, manifests),
     /// or installed families only (label URLs: a path would read the server's files).
-    enum FontNames {
+    package enum FontNames {
         case filesOrFamilies
         case familiesOnly
     }
@@ -155,7 +155,7 @@ enum LabelOptions {
     /// `--fit` the size is the largest at which `text` fits the canvas within `budget`, blurred
     /// at `fitRadius` (default: the style's radius; an animation gives its largest). At `--dpr N`
     /// every length of that 1x style is N times (`DevicePixelRatio`).
-    static func style(
+    package static func style(
         _ options: GivenOptions,
         text: String,
         fitRadius: BlurRadius? = nil,
@@ -201,12 +201,22 @@ enum LabelOptions {
         )
     }
 
+    /// The refusal of every `font` value that is not an installed family, whatever it names: the
+    /// same words for a file, a folder or nothing at all, so no answer tells what exists.
+    package static let notAnInstalledFamily =
+        "font: not an installed family (only installed family names are served, never files)"
+
+    /// What `render` warns and `serve` and `sign` refuse: content larger than the fixed canvas.
+    package static func doesNotFit(_ canvas: CanvasSize) -> String {
+        "the content does not fit the \(canvas.width)x\(canvas.height) canvas"
+    }
+
     /// `name` as an installed family (or `default`), never a file: names with `/`, `.`, `#` or a
     /// fontconfig property (`=`) are refused unlooked, and no path is ever tried.
     static func installedFamily(_ name: String) throws -> Font {
         if name.lowercased() == "default" { return FontLibrary.defaultFont }
         guard !name.contains(where: { "/.#=\\".contains($0) }), let family = try? FontLibrary.family(name) else {
-            throw UsageError(message: URLLabelOptions.notAnInstalledFamily)
+            throw UsageError(message: notAnInstalledFamily)
         }
         return family
     }

@@ -3,9 +3,9 @@
 /// (taken from the library's own where it has one) and one line of help. The parser's table,
 /// `--help`, the man page, the completions, docs/command-line.md's option tables and the manifest
 /// keys are made from these; the value is read through it, so the name is written once.
-struct Option<Value: Sendable>: Sendable {
+package struct Option<Value: Sendable>: Sendable {
     /// The name without dashes: `radius`.
-    let key: String
+    package let key: String
     /// A one-letter alias such as `-o`.
     let short: String?
     /// What the value looks like (`SIGMA`); nil for a flag.
@@ -13,19 +13,19 @@ struct Option<Value: Sendable>: Sendable {
     /// What the option does in a few words, the values it accepts (`0 to 1000`; nil when any of
     /// the kind) and its default as help shows it (`2.5`, `every core`; nil when none). Made only
     /// when asked: the table is built at every start, its help rarely.
-    let describe: @Sendable () -> OptionText
+    package let describe: @Sendable () -> OptionText
     /// May be given several times (its values are read as a list).
     let repeatable: Bool
     /// The value when the option is not given (false for a flag, nil for an option without a default).
-    let defaultValue: Value
+    package let defaultValue: Value
     /// The typed value of what was given.
     private let parse: @Sendable (OptionValue, _ name: String) throws -> Value
 
     /// The option as typed: `--radius`.
-    var name: String { "--" + key }
+    package var name: String { "--" + key }
 
     /// This option's row in a command's parser table.
-    var spec: OptionSpec {
+    package var spec: OptionSpec {
         OptionSpec(
             key: key,
             short: short,
@@ -36,19 +36,19 @@ struct Option<Value: Sendable>: Sendable {
     }
 
     /// The value `options` give for this option, or its default.
-    func value(in options: GivenOptions) throws -> Value {
+    package func value(in options: GivenOptions) throws -> Value {
         guard let given = options[key] else { return defaultValue }
         return try parse(given, name)
     }
 
     /// `given` read as this option's value, its messages naming `name` (an environment variable).
-    func value(of given: OptionValue, named name: String) throws -> Value { try parse(given, name) }
+    package func value(of given: OptionValue, named name: String) throws -> Value { try parse(given, name) }
 
     /// True when `options` give this option at all.
-    func isGiven(in options: GivenOptions) -> Bool { options.has(key) }
+    package func isGiven(in options: GivenOptions) -> Bool { options.has(key) }
 
     /// The same option with other help (a command whose use of it differs).
-    func with(help: @autoclosure @escaping @Sendable () -> String) -> Option {
+    package func with(help: @autoclosure @escaping @Sendable () -> String) -> Option {
         let describe = self.describe
         return Option(
             key: key,
@@ -85,7 +85,7 @@ struct Option<Value: Sendable>: Sendable {
 
     /// An option with a value and a default, which help shows (`shown` instead when given: a
     /// default that depends on the machine or on other options).
-    init(
+    package init(
         _ key: String,
         short: String? = nil,
         _ kind: ValueKind<Value>,
@@ -108,7 +108,7 @@ struct Option<Value: Sendable>: Sendable {
     }
 
     /// An option with a value and no default: nil when not given (`shown`: what happens then).
-    init<Wrapped>(
+    package init<Wrapped>(
         _ key: String,
         short: String? = nil,
         _ kind: ValueKind<Wrapped>,
@@ -131,7 +131,7 @@ struct Option<Value: Sendable>: Sendable {
 extension Option where Value == Bool {
     /// A flag: present or not; from a manifest or a URL only a real boolean, so a typo such as
     /// `"secure": "yes"` fails instead of quietly turning secure mode off.
-    init(flag key: String, help: @autoclosure @escaping @Sendable () -> String) {
+    package init(flag key: String, help: @autoclosure @escaping @Sendable () -> String) {
         self.init(
             key: key,
             short: nil,

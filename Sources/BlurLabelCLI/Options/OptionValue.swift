@@ -1,7 +1,7 @@
 /// One option's value as it was given: text (a command line's word, a manifest string or a URL's
 /// value), a number (a manifest number stays a number), a flag, or a list (a manifest's JSON list,
 /// or a repeated command-line option's values). An `Option` turns it into its typed value.
-enum OptionValue: Equatable, Sendable {
+package enum OptionValue: Equatable, Sendable {
     case text(String)
     case number(Double)
     case flag(Bool)

@@ -1,27 +1,28 @@
 import BlurredLabelCore
 
-/// The formats a picture is written in, by name (`--output-format`).
-enum OutputFormatName: String, CaseIterable, Sendable {
-    case png, webp, avif
-
-    var format: PictureFormat { PictureFormat(name: rawValue)! }
-}
-
 /// How an output is encoded: its format (from `--output-format`, else the output's extension, else
 /// PNG), WebP's and AVIF's `--quality`, PNG's `--compression`. Every command that writes a picture
 /// (render, blur, redact, batch's lines) reads it here, so the same flags mean the same thing.
-struct OutputEncoding: Equatable, Sendable {
-    var format: PictureFormat
+package struct OutputEncoding: Equatable, Sendable {
+    package var format: PictureFormat
     /// zlib level of a PNG (unused for the others).
-    var compressionLevel: Int
+    package var compressionLevel: Int
 
-    static let format = Option<OutputFormatName?>(
+    package init(format: PictureFormat, compressionLevel: Int) {
+        self.format = format
+        self.compressionLevel = compressionLevel
+    }
+
+    // Both options are read as checked text and typed here, not as `Option`s of their own types:
+    // every one-label start reads them, and each new generic `Option`/`ValueKind` type is
+    // metadata made at run time (scripts/checks/instruction-counts' render).
+    static let format = Option<String?>(
         "output-format",
-        .choice("FORMAT"),
+        .formatName,
         shown: "by -o's extension (.png, .webp, .avif); png for '-' and other names",
         help: "the output's format where -o's name does not say it"
     )
-    static let quality = Option<PictureFormat.Quality?>(
+    package static let quality = Option<String?>(
         "quality",
         .quality,
         shown: "WebP \(WebPEncoder.defaultQuality), AVIF \(AVIFEncoder.defaultQuality)",
@@ -31,9 +32,9 @@ struct OutputEncoding: Equatable, Sendable {
     /// The encoding `options` ask for an output written to `path` ('-' for standard output).
     /// Refused: a format that contradicts the name's extension, `--quality` for a PNG, and
     /// `--compression` for WebP or AVIF.
-    static func resolve(_ options: GivenOptions, path: String) throws -> OutputEncoding {
+    package static func resolve(_ options: GivenOptions, path: String) throws -> OutputEncoding {
         let named = path == "-" ? nil : PictureFormat(fileName: path)
-        let asked = try format.value(in: options)?.format
+        let asked = try format.value(in: options).flatMap { PictureFormat(name: $0) }
         if let named, let asked, named.name != asked.name {
             throw UsageError(
                 message:
@@ -41,7 +42,7 @@ struct OutputEncoding: Equatable, Sendable {
             )
         }
         var chosen = asked ?? named ?? .png
-        if let quality = try quality.value(in: options) {
+        if let quality = try quality(in: options) {
             guard chosen != .png else {
                 throw UsageError(
                     message:
@@ -58,32 +59,49 @@ struct OutputEncoding: Equatable, Sendable {
         return OutputEncoding(format: chosen, compressionLevel: try CommonOptions.compression.value(in: options))
     }
 
+    /// WebP's and AVIF's quality as `options` give it (`--quality`, a manifest's or URL's
+    /// `quality`), nil when not given.
+    package static func quality(in options: GivenOptions) throws -> PictureFormat.Quality? {
+        guard let text = try quality.value(in: options) else { return nil }
+        return text == "lossless" ? .lossless : Int(text).map { .lossy($0) }
+    }
+
     /// The file for `image`.
-    func encode(_ image: Image) throws -> [UInt8] {
-        format == .png ? try PNGEncoder(compressionLevel: compressionLevel).encode(image) : try format.encode(image)
+    package func encode(_ image: Image) throws -> [UInt8] {
+        try PNGEncoder(compressionLevel: compressionLevel).encode(image, as: format)
     }
 }
 
-extension ValueKind where T == PictureFormat.Quality {
-    /// A lossy quality from 0 to 100, or `lossless`.
+extension ValueKind where T == String {
+    /// A format's name: `png`, `webp` or `avif`.
+    static var formatName: Self {
+        ValueKind(
+            placeholder: "FORMAT",
+            accepted: { "png, webp or avif" },
+            parse: { given, name in
+                let text = try ValueText.text(given, name)
+                guard PictureFormat(name: text) != nil else {
+                    throw UsageError(message: "\(name) must be png, webp or avif, got '\(text)'")
+                }
+                return text
+            },
+            show: { $0 }
+        )
+    }
+
+    /// A lossy quality from 0 to 100 (as its digits), or `lossless`.
     static var quality: Self {
         let number = ValueKind<Int>.integer("Q", 0...100)
         return ValueKind(
             placeholder: "Q",
             accepted: { "0 to 100, or lossless" },
             parse: { given, name in
-                if case .text("lossless") = given { return .lossless }
-                do { return .lossy(try number.parse(given, name)) } catch let error as UsageError {
+                if case .text("lossless") = given { return "lossless" }
+                do { return String(try number.parse(given, name)) } catch let error as UsageError {
                     throw UsageError(message: error.message + " (or 'lossless')")
                 }
             },
-            show: {
-                switch $0 {
-                case .standard: return nil
-                case let .lossy(value): return String(value)
-                case .lossless: return "lossless"
-                }
-            }
+            show: { $0 }
         )
     }
 }

@@ -2,7 +2,7 @@ import BlurredLabelCore
 
 /// What an option's value is: how it looks in help, what it accepts, and how a given value
 /// (command-line text, or a manifest's typed JSON) becomes it, with messages that name the option.
-struct ValueKind<T>: Sendable {
+package struct ValueKind<T>: Sendable {
     let placeholder: String
     /// The accepted values as help shows them (`0 to 1000`), nil for any; made when help asks.
     var accepted: @Sendable () -> String? = { nil }
@@ -41,7 +41,7 @@ extension ValueKind where T == Double {
 extension ValueKind where T == BlurRadius {
     /// A blur's σ in pixels, as `BlurRadius` accepts it (0 to `Limits.maximumRadius`): the type
     /// checks the range, once, and `FlagMessages` says its refusal in the option's name.
-    static var sigma: Self {
+    package static var sigma: Self {
         let number = ValueKind<Double>.number("SIGMA", -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         return ValueKind(
             placeholder: number.placeholder,
@@ -59,7 +59,7 @@ extension ValueKind where T == BlurRadius {
 
 extension ValueKind where T == Int {
     /// A whole number in `range`.
-    static func integer(_ placeholder: String, _ range: ClosedRange<Int>) -> Self {
+    package static func integer(_ placeholder: String, _ range: ClosedRange<Int>) -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { "\(range.lowerBound) to \(range.upperBound)" },
@@ -119,7 +119,7 @@ extension ValueKind where T == UInt64 {
 
 extension ValueKind where T == String {
     /// Text, taken as it is.
-    static func text(_ placeholder: String) -> Self {
+    package static func text(_ placeholder: String) -> Self {
         ValueKind(placeholder: placeholder, parse: ValueText.text) { $0 }
     }
 }
@@ -139,7 +139,7 @@ extension ValueKind where T == [String] {
     }
 
     /// An option given once for each value (`--rect A --rect B`), each value whole.
-    static func repeated(_ placeholder: String) -> Self {
+    package static func repeated(_ placeholder: String) -> Self {
         ValueKind(placeholder: placeholder, repeatable: true) { given, name in
             switch given {
             case let .list(items): return items
@@ -154,7 +154,7 @@ extension ValueKind where T == [String] {
 
 extension ValueKind where T: RawRepresentable & CaseIterable & Sendable, T.RawValue == String {
     /// One of an enumeration's names.
-    static func choice(_ placeholder: String) -> Self {
+    package static func choice(_ placeholder: String) -> Self {
         ValueKind(
             placeholder: placeholder,
             accepted: { listed },
@@ -238,7 +238,7 @@ enum ValueText {
         return value
     }
 
-    static func integer(_ text: String, option: String, range: ClosedRange<Int>) throws -> Int {
+    package static func integer(_ text: String, option: String, range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text) else { throw UsageError(message: "\(option) needs a whole number, got '\(text)'") }
         guard range.contains(value) else {
             throw UsageError(message: "\(option) must be from \(range.lowerBound) to \(range.upperBound), got \(text)")

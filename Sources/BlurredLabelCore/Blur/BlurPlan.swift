@@ -50,9 +50,13 @@ struct FIRKernel: Equatable {
         weights = raw.map { $0 / total }
     }
 
-    /// Column tiles of this many samples keep the ring of 2r+2 filtered 16-bit rows within
-    /// `ringBytes` (a multiple of 256 samples, so of 4 channels, and of every variant's block).
-    var tileSamples: Int { max(256, Self.ringBytes / (2 * (2 * halfWidth + 2)) / 256 * 256) }
+    /// Column tiles of this many samples keep the ring of filtered 16-bit rows (2r+4: four output
+    /// rows a step; 2r+2 for radius 1–4, two a step) within `ringBytes` (a multiple of 256
+    /// samples, so of 4 channels, and of every variant's block).
+    var tileSamples: Int {
+        let ringRows = 2 * halfWidth + (halfWidth <= 4 ? 2 : 4)
+        return max(256, Self.ringBytes / (2 * ringRows) / 256 * 256)
+    }
 
     /// The cache a ring may fill: under a core's own L2 on current x86-64 (256 KB to 2 MB),
     /// so cores do not compete for the shared L3 when many run.

@@ -220,8 +220,9 @@ extension GaussianBlur {
         return work
     }
 
-    /// The kernels that run the passes: `kernelTable`, else `variant`'s, else this CPU's best.
-    private var kernels: bl_kernels { kernelTable ?? (variant ?? .active).kernels }
+    /// The kernels that run the passes: `kernelTable`, else `variant`'s, else this CPU's best
+    /// (`BlurKernelVariant.activeKernels`).
+    private var kernels: bl_kernels { kernelTable ?? variant?.kernels ?? BlurKernelVariant.activeKernels }
 
     /// Appends the passes of one interleaved picture of `channels` samples a pixel; a recursive
     /// blur's float plane is taken once and shared by the planes of one `work` (they run in turn).
@@ -239,8 +240,8 @@ extension GaussianBlur {
         let kernels = self.kernels
         let lanes = Int(BL_LANES)
         let rowLength = width * channels
-        let shape = UnsafeSendableArray([
-            bl_layout(
+        let shape = UnsafeSendableArray(
+            one: bl_layout(
                 width: Int32(width),
                 height: Int32(height),
                 channels: Int32(channels),
@@ -248,7 +249,7 @@ extension GaussianBlur {
                 float_stride: Int32((rowLength + lanes - 1) / lanes * lanes),
                 clamp: edges == .clamp ? 1 : 0
             )
-        ])
+        )
         work.cleanups.append { shape.free() }
         // Raw addresses cross into the workers; each worker touches only its own rows or strips.
         let src = UnsafeSendable(source)
@@ -257,7 +258,7 @@ extension GaussianBlur {
         case .copy:
             return
         case let .fir(kernel):
-            let fixed = UnsafeSendableArray([kernel.fixedPoint])
+            let fixed = UnsafeSendableArray(one: kernel.fixedPoint)
             work.cleanups.append { fixed.free() }
             let firRows = kernels.fixed_fir_rows!
             // Each chunk of rows filters the 2r rows above it again: chunks of 24r rows or more

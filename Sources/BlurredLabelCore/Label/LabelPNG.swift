@@ -50,7 +50,7 @@ extension LabelPipeline {
         guard format != .png else { return try png(of: text, encoder: encoder) }
         let picture = try picture(of: text)
         return EncodedLabel(
-            bytes: try format.encode(picture.image),
+            bytes: try encoder.encode(picture.image, as: format),
             clipped: picture.clipped,
             missingCharacters: picture.missingCharacters,
             fontWarnings: picture.fontWarnings,

@@ -19,7 +19,6 @@ public struct SecretFormat: Equatable, Sendable, CustomStringConvertible {
         guard text.unicodeScalars.dropFirst(allowed).isEmpty else { throw SecureLabelError.textLongerThanFormat }
     }
 
-    package var digitCount: Int { template.filter { $0 == "#" }.count }
     public var description: String { template }
 
     /// The template with each `#` replaced by a digit from `random`. (In a ThreadSanitizer build,

@@ -59,3 +59,10 @@ package struct BlurLevelPlan: Sendable {
         try parallelMap(indices.count, threads: threads) { i in Result { try level(indices[i]) } }.map { try $0.get() }
     }
 }
+
+/// The levels' defaults, the one definition `BlurLevels` and `blurlabel animate` share: σ up to 20
+/// in 20 steps. (`@usableFromInline`: `BlurLevels`' public initialisers name them as defaults.)
+@usableFromInline package enum BlurLevelDefaults {
+    @usableFromInline package static let maxRadius: BlurRadius = 20
+    @usableFromInline package static let steps = 20
+}

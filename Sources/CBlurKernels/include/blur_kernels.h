@@ -56,8 +56,8 @@ typedef struct {
 } bl_fixed_kernel;
 
 /* Both passes in one sweep down the rows: the horizontally filtered rows an output row needs are
-   kept in a ring of 2*radius+2 rows (two output rows are computed per step), so no full-size
-   intermediate plane is made. */
+   kept in a ring of 2*radius+4 rows (four output rows are computed per step; for radius 1-4, two
+   rows and a ring of 2*radius+2), so no full-size intermediate plane is made. */
 typedef void (*bl_fixed_fir_rows_fn)(const bl_layout *layout, const bl_fixed_kernel *kernel,
                                      const uint8_t *source, uint8_t *destination, int row_begin, int row_end);
 
@@ -106,5 +106,20 @@ int bl_isa_supported(int isa);
 /* The variant's kernels, or NULL for a variant not built for this target. Only call variants
    for which bl_isa_supported answers 1. */
 const bl_kernels *bl_kernels_for(int isa);
+
+/* Micro-architectures whose best table mixes variants (every variant gives the same bytes, so a
+   mix does too). */
+typedef enum {
+    BL_TUNING_NONE = 0, /* the variant's own table */
+    BL_TUNING_ZEN4 = 1  /* AMD Zen 4 with AVX-512: the fixed-point FIR from the AVX2 build */
+} bl_tuning;
+
+/* The tuning for this CPU when `isa` is the variant it runs (asks the CPU's vendor and family only
+   when that could change the table: AVX-512). */
+int bl_tuning_for(int isa);
+
+/* `isa`'s kernel table with `tuning` applied (a supported variant; BL_TUNING_ZEN4 takes the AVX2
+   FIR, so AVX2 must be supported too, as it is wherever AVX-512 is). */
+bl_kernels bl_kernels_tuned(int isa, int tuning);
 
 #endif

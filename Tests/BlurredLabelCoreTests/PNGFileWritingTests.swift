@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Foundation
 import Testing
 
@@ -28,7 +28,7 @@ struct PNGFileWritingTests {
     @Test func aMissingFolderIsAFileErrorNamingThePath() throws {
         #expect { try PNGEncoder().write(try Image(width: 1, height: 1), to: "/nonexistent-folder/x.png") } throws: {
             error in
-            error is FileError && error.localizedDescription.contains("/nonexistent-folder/x.png")
+            error is FileError && "\(error)".contains("/nonexistent-folder/x.png")
         }
     }
 }

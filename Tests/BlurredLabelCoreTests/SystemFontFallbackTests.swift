@@ -1,4 +1,3 @@
-import BlurredLabelKit
 import Foundation
 import Testing
 
@@ -216,7 +215,7 @@ struct ColorGlyphTests {
 
     @Test func secureModeShowsNoColourOfTheText() throws {
         try SystemTestFonts.require(SystemTestFonts.emoji)
-        var style = LabelStyle(radius: .unreadable(forSize: 32))
+        var style = LabelStyle(radius: .legibilityFloor(forSize: 32))
         style.secure = SecureOptions(format: try SecretFormat("## ##.## €"), seed: .seed(7))
         let pipeline = LabelPipeline(style: style)
         let withEmoji = try pipeline.picture(of: "🔥 19.99 €").image
@@ -245,7 +244,7 @@ struct ColorGlyphTests {
         label.unblur()
         let sharp = try label.image
         #expect(sharp.width == blurred.width && sharp.height == blurred.height && sharp != blurred)
-        let levels = try BlurLevels.build(text: "🔥 9.99", style: LabelStyle(), maxRadius: 2.5, steps: 1)
+        let levels = try BlurLevelPlan(text: "🔥 9.99", style: LabelStyle(), maxRadius: 2.5, steps: 1).levels([0, 1])
         #expect(levels.count == 2 && levels[1] == blurred)
     }
 }
@@ -293,7 +292,7 @@ struct FitToCanvasTests {
         style.canvas = try CanvasSize(width: 150, height: 50)
         style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(1))
         let fitted = try FitToCanvas.style(style, fitting: "1.00 €", unreadable: true)
-        #expect(fitted.radius == .unreadable(forSize: fitted.typography.size))
+        #expect(fitted.radius == .legibilityFloor(forSize: fitted.typography.size))
         for seed in 0..<20 as Range<UInt64> {
             var s = fitted
             s.secure?.seed = .seed(seed)

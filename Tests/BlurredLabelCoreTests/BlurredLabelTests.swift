@@ -149,7 +149,7 @@ struct BlurredLabelTests {
 @Suite("Secure labels")
 struct SecureLabelTests {
     func securePicture(_ text: String, seed: UInt64 = 42, format: String = "##.## €") throws -> [UInt8] {
-        var style = LabelStyle(radius: .unreadable(forSize: 32))
+        var style = LabelStyle(radius: .legibilityFloor(forSize: 32))
         style.secure = SecureOptions(format: try SecretFormat(format), seed: .seed(seed))
         let label = BlurredLabel(text: text, style: style)
         try label.blur()
@@ -169,7 +169,7 @@ struct SecureLabelTests {
     }
 
     @Test func unblurStillShowsTheRealText() throws {
-        var style = LabelStyle(radius: .unreadable(forSize: 32))
+        var style = LabelStyle(radius: .legibilityFloor(forSize: 32))
         style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(1))
         let label = BlurredLabel(text: "56.00 €", style: style)
         try label.blur()

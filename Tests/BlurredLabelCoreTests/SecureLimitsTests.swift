@@ -1,4 +1,3 @@
-import BlurredLabelKit
 import Foundation
 import Testing
 
@@ -10,7 +9,7 @@ import Testing
 @Suite("Secure labels: the format's length and the legibility floor")
 struct SecureLimitsTests {
     func secureStyle(_ format: String = "##.## €", size: Double = 32) throws -> LabelStyle {
-        var style = LabelStyle(typography: TextStyle(size: size), radius: .unreadable(forSize: size))
+        var style = LabelStyle(typography: TextStyle(size: size), radius: .legibilityFloor(forSize: size))
         style.secure = SecureOptions(format: try SecretFormat(format), seed: .seed(7))
         return style
     }
@@ -55,7 +54,7 @@ struct SecureLimitsTests {
     @Test func aBlurUnderTheFloorIsRefusedWithTheFloorNamed() throws {
         var style = try secureStyle()
         style.radius = 2.5
-        let floor = BlurRadius.unreadable(forSize: 32)
+        let floor = BlurRadius.legibilityFloor(forSize: 32)
         let expected = SecureLabelError.radiusBelowFloor(radius: 2.5, floor: floor.sigma, size: 32)
         #expect(throws: expected) { try LabelPipeline(style: style).picture(of: "80.18 €") }
         #expect(throws: expected) { try BlurredLabel(text: "80.18 €", style: style).blur() }
@@ -68,15 +67,5 @@ struct SecureLimitsTests {
         _ = try LabelPipeline(style: style).picture(of: "80.18 €")
         _ = try BlurLevelPlan(text: "80.18 €", style: style, maxRadius: floor, steps: 4)
         _ = try LabelPipeline(style: LabelStyle(radius: 2.5)).picture(of: "80.18 €")
-    }
-
-    @Test func secureBlurLevelsRefuseALongSecretAndAShortMaximum() async throws {
-        let style = try secureStyle()
-        await #expect(throws: SecureLabelError.textLongerThanFormat) {
-            try await BlurLevels(text: "100.00 €", style: style, maxRadius: 20, steps: 4).prepare()
-        }
-        await #expect(throws: SecureLabelError.self) {
-            try await BlurLevels(text: "1.00 €", style: style, maxRadius: 3, steps: 4).prepare()
-        }
     }
 }

@@ -1,4 +1,4 @@
-import BlurredLabelKit
+import BlurredLabelCore
 import Foundation
 import Testing
 
@@ -22,7 +22,7 @@ struct LadderPicturesTests {
         "each picture is the price at 32 px at its σ",
         arguments: [
             ("sigma-0", 0.0, false), ("sigma-2.5", 2.5, false), ("sigma-4", 4, false), ("sigma-6", 6, false),
-            ("sigma-8", 8, false), ("secure", BlurRadius.unreadable(forSize: 32).sigma, true),
+            ("sigma-8", 8, false), ("secure", BlurRadius.legibilityFloor(forSize: 32).sigma, true),
         ]
     )
     func pictureIsCurrent(name: String, radius: Double, secure: Bool) throws {

@@ -1,4 +1,3 @@
-import BlurredLabelKit
 import Foundation
 import GoldenImage
 import Testing
@@ -8,6 +7,20 @@ import Testing
 @testable import BlurLabelSystem
 @testable import BlurLabelText
 @testable import BlurredLabelCore
+
+/// A picture's levels 0…`steps`, made as `BlurLevels.build(image:…)` makes them (without its
+/// limit on all levels together, which `BlurLevelsRulesTests` checks).
+func pictureLevels(
+    _ image: Image,
+    maxRadius: BlurRadius,
+    steps: Int,
+    edges: BlurEdges = .clamp,
+    tint: Color? = nil,
+    threads: Int = defaultThreadCount
+) throws -> [Image] {
+    try ImageBlurLevelPlan(image: image, maxRadius: maxRadius, steps: steps, edges: edges, tint: tint)
+        .levels(Array(0...steps), threads: threads)
+}
 
 /// A premultiplied RGBA picture with hard edges, noise and translucent parts (alpha from 0 up),
 /// the same every run.
@@ -45,7 +58,7 @@ struct ImageBlurLevelsTests {
     func levelsAreTheDirectBlur(width: Int, height: Int) throws {
         let picture = try translucentPicture(width: width, height: height)
         for edges in [BlurEdges.clamp, .transparent] {
-            let levels = try BlurLevels.build(image: picture, maxRadius: 12, steps: 6, edges: edges)
+            let levels = try pictureLevels(picture, maxRadius: 12, steps: 6, edges: edges)
             #expect(levels.count == 7)
             #expect(levels[0] == picture)
             for (i, level) in levels.enumerated().dropFirst() {
@@ -61,10 +74,10 @@ struct ImageBlurLevelsTests {
         for (width, height) in [(300, 300), (40, 30)] {
             let picture = try translucentPicture(width: width, height: height)
             let tint = Color(red: 255, green: 255, blue: 255, alpha: 0x4d)
-            let one = try BlurLevels.build(image: picture, maxRadius: 20, steps: 4, tint: tint, threads: 1)
+            let one = try pictureLevels(picture, maxRadius: 20, steps: 4, tint: tint, threads: 1)
             for threads in [2, 3, 4, 7] {
                 #expect(
-                    try BlurLevels.build(image: picture, maxRadius: 20, steps: 4, tint: tint, threads: threads) == one
+                    try pictureLevels(picture, maxRadius: 20, steps: 4, tint: tint, threads: threads) == one
                 )
             }
         }
@@ -159,52 +172,20 @@ struct ImageBlurLevelsTests {
         #expect(huge.levelsInFlight(threads: 16) == 1)
     }
 
-    @Test func amountsPickTheNearestStepAndZeroIsThePicture() async throws {
-        let picture = try translucentPicture(width: 30, height: 20)
-        let levels = try BlurLevels(image: picture, maxRadius: 8, steps: 4)
-        #expect(levels.text == "" && levels.radius(ofStep: 1) == 2)
-        #expect(try await levels.image(amount: 0) == picture)
-        #expect(try await levels.image(amount: 0.3) == (try GaussianBlur(sigma: 2).apply(to: picture)))
-        #expect(try await levels.image(amount: 1) == (try GaussianBlur(sigma: 8).apply(to: picture)))
-        await #expect(throws: LabelError.badAmount(1.5)) { try await levels.image(amount: 1.5) }
-        try await levels.prepare()
-        #expect(await levels.isReady)
-    }
-
     /// Clamped edges (the default) keep a uniform picture uniform, as a view's snapshot does not
     /// fade at its border; transparent edges let the blur fade out there.
     @Test func edgesAreClampedUnlessTransparentIsAsked() throws {
         let picture = try Image(width: 24, height: 16, fill: Color(red: 200, green: 40, blue: 90))
-        let clamped = try BlurLevels.build(image: picture, maxRadius: 6, steps: 2)
+        let clamped = try pictureLevels(picture, maxRadius: 6, steps: 2)
         #expect(clamped[2] == picture)
-        let faded = try BlurLevels.build(image: picture, maxRadius: 6, steps: 2, edges: .transparent)
+        let faded = try pictureLevels(picture, maxRadius: 6, steps: 2, edges: .transparent)
         #expect(faded[2][0, 0].a < 255 && faded[2][12, 8].a > faded[2][0, 0].a)
-    }
-
-    @Test func levelsOverThePixelLimitAreRefusedBeforeAnyIsMade() throws {
-        // 65 levels of 2048x2048 are 2^28 + 2^22 pixels.
-        let picture = try Image(width: 2048, height: 2048)
-        let refused = LabelError.tooManyLevelPixels(
-            levels: 65,
-            width: 2048,
-            height: 2048,
-            limit: Limits.maximumLevelPixels
-        )
-        #expect(throws: refused) { try BlurLevels(image: picture, steps: 64) }
-        #expect(throws: refused) { try BlurLevels.build(image: picture, maxRadius: 20, steps: 64) }
-        #expect(throws: LabelError.badSteps(0)) { try BlurLevels(image: picture, steps: 0) }
-        #expect(throws: BlurError.invalidRadius(-1)) {
-            try BlurLevels(image: picture, maxRadius: BlurRadius(sigma: -1))
-        }
-        #expect(throws: LabelError.badLevel(5, steps: 4)) {
-            try ImageBlurLevelPlan(image: picture, maxRadius: 2, steps: 4).level(5)
-        }
     }
 
     @Test func aTintVeilsEveryBlurredLevelButNotThePicture() throws {
         let picture = try translucentPicture(width: 33, height: 21)
         let tint = Color(red: 0, green: 0, blue: 0, alpha: 0x4d)
-        let levels = try BlurLevels.build(image: picture, maxRadius: 6, steps: 3, tint: tint)
+        let levels = try pictureLevels(picture, maxRadius: 6, steps: 3, tint: tint)
         #expect(levels[0] == picture)
         for i in 1...3 {
             let blurred = try GaussianBlur(sigma: Double(2 * i)).apply(to: picture)

@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurLabelSystem
 import BlurredLabelCore
 
@@ -26,6 +27,9 @@ package struct ServeSettings: Sendable {
     package var pathPrefix = ""
     /// The presets URLs may name (`--preset`, `BLURLABEL_PRESETS`) and `--only-presets`.
     package var presets = Presets()
+
+    /// Every setting at its default (the options' defaults are these).
+    package init() {}
 
     /// What `blurlabel serve ARGUMENTS` asks for.
     package enum Parsed {
@@ -196,7 +200,9 @@ package struct ServeSettings: Sendable {
             Keys come from the environment only: BLURLABEL_KEY and BLURLABEL_SALT (hex; several
             comma-separated pairs for key rotation), BLURLABEL_ENC_KEY (64 hex digits, AES-256-GCM,
             for enc: texts; comma-separated for rotation). URL: /SIGNATURE/name:value/.../TEXT.png with
-            TEXT unpadded base64url of the UTF-8 text or enc:CIPHERTEXT. 'blurlabel sign' makes them;
+            TEXT unpadded base64url of the UTF-8 text or enc:CIPHERTEXT; .webp and .avif name those
+            formats (quality:N), no extension (or .auto) picks AVIF, WebP or PNG by Accept (Vary:
+            Accept). 'blurlabel sign' makes them;
             preset:NAME stands for a --preset's options. /SIGNATURE/info/name:value/.../TEXT.json
             answers the label's width and height as JSON. Routes: /healthz (alive), /readyz (503
             once SIGTERM starts the stop), /metrics (or on --metrics-listen). docs/serve.md.

@@ -1,4 +1,3 @@
-import BlurredLabelKit
 import Dispatch
 import Foundation
 import Synchronization
@@ -9,7 +8,7 @@ import Testing
 @Suite("Label pipeline")
 struct LabelPipelineTests {
     func secureStyle(seed: UInt64 = 7) throws -> LabelStyle {
-        var style = LabelStyle(radius: .unreadable(forSize: 32))
+        var style = LabelStyle(radius: .legibilityFloor(forSize: 32))
         style.secure = SecureOptions(format: try SecretFormat("##.## €"), seed: .seed(seed))
         return style
     }
@@ -32,29 +31,6 @@ struct LabelPipelineTests {
         #expect(throws: SecureLabelError.self) { try LabelPipeline(style: style).picture(of: "12.34 €") }
     }
 
-    @Test func secureLevelsAreMadeFromTheDecoyOnly() async throws {
-        let style = try secureStyle()
-        let a = try BlurLevels.build(text: "12.34 €", style: style, maxRadius: 6, steps: 3)
-        let b = try BlurLevels.build(text: "5.00 €", style: style, maxRadius: 6, steps: 3)
-        // Non-interference: every blurred level's pixels are the same for any secret of the format.
-        #expect(a.count == 4 && Array(a.dropFirst()) == Array(b.dropFirst()))
-        // Amount 0 is the real text, sharp.
-        #expect(a[0] != b[0] && a[0].width == a[1].width && a[0].height == a[1].height)
-        // And the blurred levels are exactly the decoy's own levels.
-        var generator = SplitMix64(state: 7)
-        let decoy = try SecretFormat("##.## €").decoy(using: &generator)
-        let plain = try BlurLevels.build(
-            text: decoy,
-            style: LabelStyle(typography: TextStyle(features: ["tnum"])),
-            maxRadius: 6,
-            steps: 3
-        )
-        #expect(Array(plain.dropFirst()) == Array(a.dropFirst()))
-        // The actor's levels too.
-        let levels = try BlurLevels(text: "99.99 €", style: style, maxRadius: 6, steps: 3)
-        #expect(try await levels.image(amount: 1) == a[3])
-    }
-
     @Test func blurWithoutARadiusUsesTheStyleAndKeepsIt() throws {
         let label = BlurredLabel(text: "56", style: LabelStyle(radius: 8))
         try label.blur()
@@ -71,12 +47,7 @@ struct LabelPipelineTests {
 
     @Test func oneRadiusLimitEverywhere() throws {
         #expect(Limits.maximumRadius == 1000)
-        #expect(throws: BlurError.invalidRadius(1001)) { try BlurLevels(text: "x", maxRadius: BlurRadius(sigma: 1001)) }
         #expect(BlurError.invalidRadius(1001).description.contains("0 to 1000"))
-        #expect(throws: LabelError.badSteps(Limits.maximumSteps + 1)) {
-            try BlurLevels(text: "x", steps: Limits.maximumSteps + 1)
-        }
-        #expect(try BlurLevels(text: "x", maxRadius: 1000).maxRadius == 1000)
         // The blur itself, redaction regions and text style take their bounds from the same table.
         // One type holds the rule, so one mistake has one error wherever a radius is made.
         #expect(BlurRadius.maximum == Limits.maximumRadius)
@@ -129,7 +100,7 @@ struct LabelPipelineTests {
             try LabelPipeline().picture(of: long)
         }
         // In secure mode only the format's length is read, and the text is refused for it.
-        var secure = LabelStyle(radius: .unreadable(forSize: 32))
+        var secure = LabelStyle(radius: .legibilityFloor(forSize: 32))
         secure.secure = SecureOptions(format: try SecretFormat("##"))
         #expect(throws: SecureLabelError.textLongerThanFormat) {
             try LabelPipeline(style: secure).picture(of: long)
@@ -179,12 +150,12 @@ struct LabelPipelineTests {
     }
 
     @Test func colourPlanBuiltFrameByFrameIsTheWholeSetsPlan() throws {
-        let frames = try BlurLevels.build(
+        let frames = try BlurLevelPlan(
             text: "56.00 €",
             style: LabelStyle(color: Color(red: 200, green: 0, blue: 0)),
             maxRadius: 6,
             steps: 3
-        )
+        ).levels(Array(0...3))
         for set in [frames, [frames[0]], Array(frames.reversed())] {
             var builder = PNGColorPlan.Builder()
             for frame in set { builder.add(frame) }

@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 
 /// What `blurlabel sign TEXT [label options]` asks for: the options as URL pairs in their
@@ -13,6 +14,12 @@ package struct SignRequest: Sendable {
     package var json = false
     /// The label's options, a preset expanded (what the size is measured with).
     package var options = GivenOptions()
+    /// The URL's last segment after the text: a format's extension (`.png` by default), or
+    /// nothing where the server picks the format from `Accept` (`--output-format auto`).
+    package var suffix = ".png"
+
+    /// The formats `--output-format` names: one by its extension, or `auto` (no extension).
+    enum URLFormat: String, CaseIterable, Sendable { case png, webp, avif, auto }
 
     package enum Parsed {
         case help(String)
@@ -28,6 +35,12 @@ package struct SignRequest: Sendable {
         flag: "json",
         help: "print {\"path\":...,\"width\":W,\"height\":H}: the picture's size, measured without drawing it"
     )
+    static let format = Option<URLFormat?>(
+        "output-format",
+        .choice("FORMAT"),
+        shown: "png",
+        help: "the URL's extension (.png, .webp, .avif), or auto: none, the server answers AVIF, WebP or PNG by Accept"
+    )
     static let preset = Option<String?>(
         Presets.option,
         .text("NAME"),
@@ -40,11 +53,11 @@ package struct SignRequest: Sendable {
         summary: "print a signed URL path for a label, for 'blurlabel serve' (docs/serve.md)",
         positionals: ["TEXT"],
         options: LabelOptions.specs + [
-            CommonOptions.compression.spec, preset.spec, encrypt.spec, unsigned.spec,
-            json.spec,
+            CommonOptions.compression.spec, OutputEncoding.quality.spec, format.spec, preset.spec, encrypt.spec,
+            unsigned.spec, json.spec,
         ],
         details: """
-            Prints /SIGNATURE/name:value/.../TEXT.png, the options sorted by name, signed with the first pair of BLURLABEL_KEY and
+            Prints /SIGNATURE/name:value/.../TEXT.png (.webp, .avif, or no extension: --output-format), the options sorted by name, signed with the first pair of BLURLABEL_KEY and
             BLURLABEL_SALT (imgproxy's scheme: base64url of HMAC-SHA256(key, salt + path)). TEXT '-'
             reads the text from standard input (one final line break dropped), so a secret is never
             in argv or the shell's history: printf %s "$PRICE" | blurlabel sign --encrypt -
@@ -69,7 +82,12 @@ package struct SignRequest: Sendable {
         request.encrypt = parsed.has(encrypt.name)
         request.unsigned = parsed.has(unsigned.name)
         request.json = parsed.has(json.name)
-        let own = [encrypt.name, unsigned.name, json.name]
+        let chosen =
+            try parsed.given.last(where: { $0.name == format.name })?.value.map {
+                try format.value(of: .text($0), named: format.name)
+            } ?? nil
+        request.suffix = chosen == .auto ? "" : "." + (chosen?.rawValue ?? "png")
+        let own = [encrypt.name, unsigned.name, json.name, format.name]
         for given in parsed.given where !own.contains(given.name) {
             let name = String(given.name.dropFirst(2))
             if let at = request.pairs.firstIndex(where: { $0.name == name }) { request.pairs.remove(at: at) }
@@ -83,6 +101,11 @@ package struct SignRequest: Sendable {
         let expanded = URLPairs.canonical(try presets.expanded(checked))
         request.options = try URLLabelOptions.options(URLLabelOptions.seeded(expanded))
         try URLLabelOptions.check(request.options, text: request.text)
+        _ = try URLLabelOptions.encoding(
+            request.options,
+            format: PictureFormat(name: chosen?.rawValue ?? "png") ?? .png,
+            negotiated: chosen == .auto
+        )
         if request.json && checked.count != request.pairs.count {
             throw URLLabelOptions.Failure("--json with --preset needs BLURLABEL_PRESETS, the preset's options")
         }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// The small-σ FIR's bytes, pinned. The clone tests compare every CPU variant with the baseline,
 /// which runs the same source: a change to that source that moved a byte would move it in every

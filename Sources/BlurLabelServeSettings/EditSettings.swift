@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurLabelSystem
 import BlurredLabelCore
 
@@ -35,6 +36,11 @@ package struct EditSettings: Sendable {
     }
 
     package init() {}
+
+    /// The modes the page offers: `redact`'s.
+    package static let modes = RedactCommand.modes
+    /// The page's pixelate block before one is typed: `redact --block`'s default.
+    package static let defaultBlock = RedactCommand.block.defaultValue
 
     package enum Parsed {
         case help(String)

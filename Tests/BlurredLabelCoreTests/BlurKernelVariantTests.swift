@@ -81,6 +81,59 @@ struct BlurKernelVariantTests {
     )
     func avx512() throws { try Self.expectSameBytes(as: .avx512) }
 
+    /// The table a blur runs when nothing is forced: the active variant with this CPU's tuning
+    /// (on Zen 4 with AVX-512, the AVX2 FIR in the AVX-512 table).
+    @Test func theTableThisProcessRunsGivesTheBaselinesBytes() throws {
+        try Self.expectSameBytes(named: "active (\(BlurKernelVariant.activeName))") {
+            $0.using(kernels: BlurKernelVariant.activeKernels)
+        }
+    }
+
+    /// Every tuning, on every variant it changes that this CPU runs (Zen 4's needs AVX-512).
+    @Test(
+        "every tuned table gives the baseline's bytes",
+        .enabled(if: BlurKernelVariant.avx512.isSupported, "this CPU lacks AVX-512, the one variant a tuning changes")
+    )
+    func tunedTables() throws {
+        for tuning in BlurKernelVariant.Tuning.allCases where tuning != .none {
+            try Self.expectSameBytes(named: "avx512+\(tuning.rawValue)") {
+                $0.using(kernels: BlurKernelVariant.avx512.kernels(tuning: tuning))
+            }
+        }
+    }
+
+    /// What the Zen 4 table is made of, checked without running it (so on any x86-64): the AVX2
+    /// build's FIR, the AVX-512 build's other kernels; and a tuning changes no other variant.
+    @Test(.enabled(if: bl_kernels_for(Int32(BL_ISA_AVX512.rawValue)) != nil, "not x86-64"))
+    func zen4TableTakesTheAVX2FIR() throws {
+        func table(_ isa: bl_isa, _ tuning: bl_tuning) -> bl_kernels {
+            bl_kernels_tuned(Int32(isa.rawValue), Int32(tuning.rawValue))
+        }
+        func address(_ pointer: (some Any)?) -> UInt {
+            guard let pointer else { return 0 }
+            return unsafeBitCast(pointer, to: UInt.self)
+        }
+        let zen4 = table(BL_ISA_AVX512, BL_TUNING_ZEN4)
+        let avx512 = table(BL_ISA_AVX512, BL_TUNING_NONE)
+        let avx2 = table(BL_ISA_AVX2, BL_TUNING_NONE)
+        #expect(address(zen4.fixed_fir_rows) == address(avx2.fixed_fir_rows))
+        #expect(address(zen4.fixed_fir_rows) != address(avx512.fixed_fir_rows))
+        #expect(address(zen4.deriche_horizontal) == address(avx512.deriche_horizontal))
+        #expect(address(zen4.deriche_vertical) == address(avx512.deriche_vertical))
+        #expect(address(zen4.paeth_rgb_from_rgba) == address(avx512.paeth_rgb_from_rgba))
+        #expect(address(zen4.split_rgb) == address(avx512.split_rgb))
+        #expect(address(zen4.join_rgb) == address(avx512.join_rgb))
+        for isa in [BL_ISA_BASELINE, BL_ISA_V2, BL_ISA_AVX, BL_ISA_AVX2] {
+            #expect(
+                address(table(isa, BL_TUNING_ZEN4).fixed_fir_rows) == address(table(isa, BL_TUNING_NONE).fixed_fir_rows)
+            )
+        }
+        // Only AVX-512 is ever tuned: the other variants never ask the CPU's family.
+        for variant in BlurKernelVariant.allCases where variant != .avx512 {
+            #expect(BlurKernelVariant.Tuning.forThisCPU(running: variant) == .none)
+        }
+    }
+
     /// The AVX-512 variant's source (64-byte vectors: its blocks, tails and packing order) built
     /// for this CPU with its AVX-512 instructions emulated by SIMDe, so it is checked on machines
     /// without AVX-512 too (`Tests/CBlurKernelsAVX512Emulated`). What only an AVX-512 CPU checks

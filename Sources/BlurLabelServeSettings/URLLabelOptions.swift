@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 
 /// A label's options as a URL gives them (`size:48`, `secure:true`, `color:%23c0392b` once
@@ -10,13 +11,9 @@ package enum URLLabelOptions {
         package init(_ description: String) { self.description = description }
     }
 
-    /// The refusal of every `font` value that is not an installed family, whatever it names: the
-    /// same words for a file, a folder or nothing at all, so no answer tells what exists.
-    package static let notAnInstalledFamily =
-        "font: not an installed family (only installed family names are served, never files)"
-
-    /// Names a URL may use: a manifest line's options (the label options and `compression`).
-    package static let names: Set<String> = Set(ManifestLine.optionKeys)
+    /// Names a URL may use: a manifest line's options (the label options and `compression`) and
+    /// WebP's and AVIF's `quality`.
+    package static let names: Set<String> = Set(ManifestLine.optionKeys + [OutputEncoding.quality.key])
 
     /// The flags, whose value is `true` or `false`.
     package static let flags: Set<String> = Set(LabelOptions.flagKeys)
@@ -30,7 +27,7 @@ package enum URLLabelOptions {
             guard names.contains(name) else { throw Failure("unknown option '\(name)'") }
             guard values[name] == nil else { throw Failure("option '\(name)' given more than once") }
             if name == LabelOptions.font.key, value.contains(where: { "/.#=\\".contains($0) }) {
-                throw Failure(notAnInstalledFamily)
+                throw Failure(LabelOptions.notAnInstalledFamily)
             }
             if flags.contains(name), value == "true" || value == "false" {
                 values[name] = .flag(value == "true")
@@ -52,22 +49,56 @@ package enum URLLabelOptions {
         return pairs + [("seed", String(fnv1a(described) & ((1 << 53) - 1)))]
     }
 
+    /// How a label URL's picture is encoded in `format`. Named by the URL's extension
+    /// (`negotiated` false), the command line's rules hold: `quality` for WebP and AVIF only,
+    /// `compression` for PNG only. Picked by `Accept` (`negotiated`), each applies to the variants
+    /// it is for and is ignored by the others (a client cannot make a URL fail), but a bad value
+    /// is refused for every variant.
+    package static func encoding(
+        _ options: GivenOptions,
+        format: PictureFormat,
+        negotiated: Bool
+    ) throws(Failure) -> OutputEncoding {
+        do {
+            guard negotiated else { return try OutputEncoding.resolve(options, path: "label." + format.name) }
+            let quality = try OutputEncoding.quality(in: options)
+            return OutputEncoding(
+                format: quality.map { format.with(quality: $0) } ?? format,
+                compressionLevel: try CommonOptions.compression.value(in: options)
+            )
+        } catch {
+            throw Failure(FlagMessages.message(for: error))
+        }
+    }
+
     /// The PNG `render` would write for `text` with these options (the same pixels, the same
-    /// encoder and level), within `budget`. A label that a fixed canvas would clip is refused
-    /// (`render` warns of it), never served cut off. Errors are one line without the text.
+    /// encoder and level), within `budget`.
     package static func png(
         _ options: GivenOptions,
         text: String,
         budget: RenderBudget = .standard
-    ) throws(Failure)
-        -> [UInt8]
-    {
+    ) throws(Failure) -> [UInt8] {
+        try file(options, text: text, encoding: encoding(options, format: .png, negotiated: false), budget: budget)
+    }
+
+    /// The file `render` would write for `text` with these options in `encoding` (the same pixels,
+    /// the same encoders and settings), within `budget`. A label that a fixed canvas would clip is
+    /// refused (`render` warns of it), never served cut off. Errors are one line without the text.
+    package static func file(
+        _ options: GivenOptions,
+        text: String,
+        encoding: OutputEncoding,
+        budget: RenderBudget = .standard
+    ) throws(Failure) -> [UInt8] {
         do {
             let style = try LabelOptions.style(options, text: text, budget: budget, fonts: .familiesOnly)
-            let level = try CommonOptions.compression.value(in: options)
             let label = try LabelPipeline(style: style, budget: budget)
-                .png(of: text, encoder: PNGEncoder(compressionLevel: level))
-            if label.clipped, let canvas = style.canvas { throw UsageError(message: doesNotFit(canvas)) }
+                .file(
+                    of: text,
+                    format: encoding.format,
+                    encoder: PNGEncoder(compressionLevel: encoding.compressionLevel)
+                )
+            if label.clipped, let canvas = style.canvas { throw UsageError(message: LabelOptions.doesNotFit(canvas)) }
             return label.bytes
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
@@ -98,6 +129,7 @@ package enum URLLabelOptions {
         do {
             let style = try LabelOptions.style(options, text: text, fonts: .familiesOnly)
             _ = try CommonOptions.compression.value(in: options)
+            _ = try OutputEncoding.quality(in: options)
             // A fitted size fits by construction (measured on the drawn ink), and so does the canvas
             // `dpr` makes from the 1x picture's: only a canvas given, unfitted, is checked.
             if let canvas = style.canvas, LabelOptions.canvas.isGiven(in: options),
@@ -105,16 +137,11 @@ package enum URLLabelOptions {
             {
                 let cost = try LabelPipeline(style: style).cost(of: text)
                 if cost.inkWidth > canvas.width || cost.inkHeight > canvas.height {
-                    throw UsageError(message: doesNotFit(canvas))
+                    throw UsageError(message: LabelOptions.doesNotFit(canvas))
                 }
             }
         } catch {
             throw Failure(SecureMessages.withoutValues(FlagMessages.message(for: error), [text]))
         }
-    }
-
-    /// What `render` warns and `serve` and `sign` refuse: content larger than the fixed canvas.
-    package static func doesNotFit(_ canvas: CanvasSize) -> String {
-        "the content does not fit the \(canvas.width)x\(canvas.height) canvas"
     }
 }

@@ -43,7 +43,7 @@ struct LabelPNGTests {
                 "secure", "56.00 €", true,
                 style {
                     $0.secure = SecureOptions(format: secure, seed: .seed(7))
-                    $0.radius = .unreadable(forSize: 32)
+                    $0.radius = .legibilityFloor(forSize: 32)
                 }
             ),
             (

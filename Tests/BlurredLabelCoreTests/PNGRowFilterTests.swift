@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BlurredLabelKit
+@testable import BlurredLabelCore
 
 /// The Swift PNG row filter against PNG's definition, written here the plain way: each row's
 /// filter undoes to the original bytes, and the chosen filter has the smallest signed-byte sum.

@@ -1,4 +1,3 @@
-import BlurredLabelKit
 import Testing
 
 @testable import BlurredLabelCore

@@ -210,7 +210,11 @@ struct SmallPNGWriterTests {
         try label.blur()
         let image = try label.image
         let plan = PNGColorPlan.smallest(for: [image])
-        #expect(PNGEncoder.smallWriterFilter(.paeth, plan: plan) == .paeth)
+        let pixels = image.width * image.height
+        #expect(
+            EncodingPlan.choose(.png, pixels: pixels, colors: plan, encoder: PNGEncoder(), caller: .singleFile)
+                == .png(.small(.paeth, libdeflateLevel: 1))
+        )
         for level in [1, 6, 7, 9] { try Self.expectLibpngData(image, "price tag", level: level, noLarger: true) }
     }
 
@@ -237,11 +241,11 @@ struct SmallPNGWriterTests {
     }
 
     @Test func largerImagesAndOtherSettingsStayWithLibpng() {
-        #expect(PNGEncoder.smallWriterFilter(nil, plan: .rgb) == nil)  // libpng's adaptive filters
-        #expect(PNGEncoder.smallWriterFilter([.sub, .up], plan: .grey(bitDepth: 8)) == nil)
-        #expect(PNGEncoder.smallWriterFilter(nil, plan: .grey(bitDepth: 4)) == SmallPNGWriter.RowFilter.none)
+        #expect(PNGWritePlan.singleFilter(nil, colors: .rgb) == nil)  // libpng's adaptive filters
+        #expect(PNGWritePlan.singleFilter([.sub, .up], colors: .grey(bitDepth: 8)) == nil)
+        #expect(PNGWritePlan.singleFilter(nil, colors: .grey(bitDepth: 4)) == SmallPNGWriter.RowFilter.none)
         #expect(
-            PNGEncoder.smallWriterFilter(nil, plan: .palette(entries: [0], bitDepth: 1))
+            PNGWritePlan.singleFilter(nil, colors: .palette(entries: [0], bitDepth: 1))
                 == SmallPNGWriter.RowFilter.none
         )
     }

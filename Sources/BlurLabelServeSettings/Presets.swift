@@ -1,3 +1,5 @@
+import BlurLabelCLI
+
 /// Named sets of label options a server is configured with (`--preset tag=size:32/radius:6`,
 /// `BLURLABEL_PRESETS`), which a URL names with `preset:tag`; with `only` (`--only-presets`) a URL
 /// may name a preset and nothing else, so σ and size are fixed by configuration (imgproxy's

@@ -1,3 +1,4 @@
+import BlurLabelCLI
 import BlurredLabelCore
 
 /// A label URL's option segments, `/name:value/…`: percent-encoded with RFC 3986's unreserved
