@@ -65,22 +65,26 @@ package final class BoundedWorkers: @unchecked Sendable {
     /// A worker: runs jobs until the pool stops and the queue is empty. The thread's closure
     /// holds the pool, so it lives as long as a worker does.
     private func work() {
-        lock.lock()
-        while true {
-            while count == 0 && !stopping { available.wait(lock) }
-            if count == 0 && stopping { break }
-            let job = jobs[head]!
-            jobs[head] = nil
-            head = (head + 1) % jobs.count
-            count -= 1
-            running += 1
-            lock.unlock()
-            job()
-            lock.lock()
-            running -= 1
-            finished.broadcast()
-        }
-        alive -= 1
-        lock.unlock()
+        lock.workerLoop(
+            waitingOn: available,
+            next: { () -> WorkerStep<Job> in
+                guard count > 0 else {
+                    guard stopping else { return .wait }
+                    alive -= 1
+                    return .stop
+                }
+                let job = jobs[head]!
+                jobs[head] = nil
+                head = (head + 1) % jobs.count
+                count -= 1
+                running += 1
+                return .run(job)
+            },
+            run: { job in job() },
+            finished: { _ in
+                running -= 1
+                finished.broadcast()
+            }
+        )
     }
 }
