@@ -2,23 +2,24 @@ import BlurLabelPixels
 import CAVIF
 
 /// Writes images as AVIF with libavif and libaom (Debian's libavif15, opened at run time:
-/// `AVIFLibrary`): lossy in 4:2:0 at a quality from 0 to 100, or lossless (4:4:4, the identity
-/// matrix, quantizer 0). One thread and the AOM encoder named, not libavif's first available one:
-/// the same image gives the same bytes on every run.
+/// `AVIFLibrary`): lossy in 4:4:4 at a quality from 0 to 100 (colour and alpha alike), or
+/// lossless (4:4:4, the identity matrix, quantizer 0). One thread and the AOM encoder named,
+/// not libavif's first available one: the same image gives the same bytes on every run.
 package struct AVIFEncoder: Equatable, Sendable {
     /// How the pixels are compressed.
     package var quality: PictureFormat.Quality
     /// libaom's speed, 0 (slowest, smallest) to 10 (fastest).
     package var speed: Int
 
-    /// The quality a lossy file gets when none is asked for: the lowest at which each of three
-    /// blurred labels (plain, coloured, transparent) keeps 99% of its values within 2 levels of
-    /// the PNG (85 leaves 2.2% further; 99.9% takes 95, and is not reached on the coloured
-    /// label): 11–39% of the PNG's bytes (docs/formats.md).
-    package static let defaultQuality = 90
-    /// libaom's speed for labels, imgproxy's default too: 6 makes 4–35% smaller files but costs
-    /// 1.2–3× the time, 9 is faster but made a transparent label 2.5× larger (docs/formats.md).
-    package static let defaultSpeed = 8
+    /// The quality a lossy file gets when none is asked for: the lowest at which each look of the
+    /// issue 42 page (plain, light tag σ 6 at 1× and 2×, white on transparent) keeps 99.9% of its
+    /// pixels within 2 levels of the PNG (quantizer 4; 93 gives the same). 13–47% of the PNG's
+    /// bytes; quantizer 5 (quality 92) leaves 0.17–0.32% of pixels further (docs/formats.md).
+    package static let defaultQuality = 94
+    /// libaom's speed for labels: 6 makes files 3–27% smaller than 8 (imgproxy's default) and
+    /// keeps more pixels within 2 levels, for 1.6–3.5× the time; 5 is smaller still (the
+    /// transparent look 29% of the PNG against 32%) for 3–7× 6's time (docs/formats.md).
+    package static let defaultSpeed = 6
 
     package init(quality: PictureFormat.Quality = .standard, speed: Int = AVIFEncoder.defaultSpeed) {
         self.quality = quality
@@ -51,7 +52,8 @@ package struct AVIFEncoder: Equatable, Sendable {
                 UInt32(image.width),
                 UInt32(image.height),
                 8,
-                lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+                // 4:2:0 shifts a coloured label's red and blue by 3 levels on 0.1% more pixels.
+                AVIF_PIXEL_FORMAT_YUV444
             )
         else { throw EncodeError(format: "AVIF", reason: "out of memory") }
         defer { library.imageDestroy(avif) }

@@ -10,11 +10,12 @@ package struct WebPEncoder: Equatable, Sendable {
     /// libwebp's effort, 0 (fastest) to 6 (smallest files).
     package var method: Int
 
-    /// The quality a lossy file gets when none is asked for: the lowest at which each of three
-    /// blurred labels (plain, coloured, transparent) keeps 99% of its values within 2 levels of
-    /// the PNG. 95 leaves 1.6% further; no lossy quality reaches 99.9% on the plain label (0.11%
-    /// at 100): its limited-range YUV 4:2:0 loses levels before any quantizer. Still 24–52% of the
-    /// PNG's bytes (docs/formats.md); lower it with `--quality` where the look is enough.
+    /// The quality a lossy file gets when none is asked for. No lossy quality keeps 99.9% of a
+    /// blurred label's pixels within 2 levels of the PNG (VP8's limited-range YUV and its finest
+    /// quantizer lose up to 3 levels, 5 in red and blue: 0.17–0.78% of pixels at 100 on the
+    /// issue 42 page, 1.3–2.8% at 95), so the default is the closest it gets: 18–52% of the PNG's
+    /// bytes, 44% on white-on-transparent labels with none off (docs/formats.md). Lower it with
+    /// `--quality` where the look is enough.
     package static let defaultQuality = 100
     /// libwebp's method for labels: 6 saves 2–20% more bytes but costs 1.7× (30× on a
     /// transparent label), 2 costs 10–20% more bytes for 10% less time (docs/formats.md).
@@ -39,6 +40,7 @@ package struct WebPEncoder: Equatable, Sendable {
                 reason: "\(image.width)x\(image.height) is larger than WebP's \(WEBP_MAX_DIMENSION) pixels a side"
             )
         }
+        let opaque = StraightPixels.isOpaque(image)
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw EncodeError(format: "WebP", reason: "libwebp's version") }
         switch quality {
@@ -60,7 +62,6 @@ package struct WebPEncoder: Equatable, Sendable {
         picture.height = Int32(image.height)
         picture.use_argb = config.lossless
         defer { WebPPictureFree(&picture) }
-        let opaque = StraightPixels.isOpaque(image)
         let (rows, rowBytes) = StraightPixels.rows(image, opaque: opaque)
         let imported = rows.withUnsafeBufferPointer { buffer in
             opaque
@@ -80,18 +81,6 @@ package struct WebPEncoder: Equatable, Sendable {
             throw EncodeError(format: "WebP", reason: "libwebp error \(picture.error_code.rawValue)")
         }
         return [UInt8](UnsafeBufferPointer(start: bytes, count: writer.size))
-    }
-}
-
-/// A picture's pixels as files other than PNG take them: straight (not premultiplied) RGBA, or
-/// RGB when every pixel is opaque, rows packed as `PNGEncoder` packs them for PNG.
-enum StraightPixels {
-    /// True when every pixel is opaque (no alpha plane need be stored).
-    static func isOpaque(_ image: Image) -> Bool { PNGColorPlan.rgb.holds(image) }
-
-    /// The rows and their length in bytes: RGB for an opaque picture, else straight RGBA.
-    static func rows(_ image: Image, opaque: Bool) -> (rows: [UInt8], rowBytes: Int) {
-        PNGEncoder.packRows(image, plan: opaque ? .rgb : .rgba)
     }
 }
 

@@ -166,14 +166,14 @@ struct EncodingPlanTests {
                         #expect(choose(.webp()) == .webp(WebPEncoder(quality: .lossy(100), method: 4)))
                         #expect(choose(.webp(.lossy(80))) == .webp(WebPEncoder(quality: .lossy(80), method: 4)))
                         #expect(choose(.webp(.lossless)) == .webp(WebPEncoder(quality: .lossless, method: 4)))
-                        #expect(choose(.avif()) == .avif(AVIFEncoder(quality: .lossy(90), speed: 8)))
-                        #expect(choose(.avif(.lossy(50))) == .avif(AVIFEncoder(quality: .lossy(50), speed: 8)))
-                        #expect(choose(.avif(.lossless)) == .avif(AVIFEncoder(quality: .lossless, speed: 8)))
+                        #expect(choose(.avif()) == .avif(AVIFEncoder(quality: .lossy(94), speed: 6)))
+                        #expect(choose(.avif(.lossy(50))) == .avif(AVIFEncoder(quality: .lossy(50), speed: 6)))
+                        #expect(choose(.avif(.lossless)) == .avif(AVIFEncoder(quality: .lossless, speed: 6)))
                     }
                 }
             }
         }
-        #expect(WebPEncoder.defaultQuality == 100 && AVIFEncoder.defaultQuality == 90)
+        #expect(WebPEncoder.defaultQuality == 100 && AVIFEncoder.defaultQuality == 94)
     }
 
     /// `encode(_:as:)` writes what the plan says: the WebP and AVIF encoders' files, and for PNG
@@ -192,7 +192,7 @@ struct EncodingPlanTests {
             #expect(try encoder.encode(image, as: .png) == encoder.encode(image))
             #expect(try encoder.encode(image, as: .webp()) == WebPEncoder(quality: .lossy(100)).encode(image))
             #expect(try encoder.encode(image, as: .webp(.lossy(30))) == WebPEncoder(quality: .lossy(30)).encode(image))
-            #expect(try encoder.encode(image, as: .avif()) == AVIFEncoder(quality: .lossy(90)).encode(image))
+            #expect(try encoder.encode(image, as: .avif()) == AVIFEncoder(quality: .lossy(94)).encode(image))
         }
         let webp = try PNGEncoder().encode(image, as: .webp())
         let avif = try PNGEncoder().encode(image, as: .avif())

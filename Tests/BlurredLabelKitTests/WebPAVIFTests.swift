@@ -31,19 +31,34 @@ struct WebPAVIFTests {
         return Double(far) / Double(a.pixels.count)
     }
 
+    /// The share of pixels with any channel (premultiplied, as the engine holds them and a viewer
+    /// composites them) more than `levels` apart between two pictures of the same size.
+    static func pixelsFurtherThan(_ levels: Int, _ a: Image, _ b: Image) -> Double {
+        precondition(a.width == b.width && a.height == b.height)
+        let far = stride(from: 0, to: a.pixels.count, by: 4).filter { i in
+            (i..<i + 4).contains { abs(Int(a.pixels[$0]) - Int(b.pixels[$0])) > levels }
+        }
+        return Double(far.count) / Double(a.pixels.count / 4)
+    }
+
     @Test(
-        "lossy WebP and AVIF at their default quality are within 2 levels on 99% of the values",
+        "default WebP and AVIF keep the measured share of pixels within 2 levels",
         arguments: [0, 1, 2]
     )
     func defaultQualityIsCloseToThePNG(label: Int) throws {
         let (name, image) = Self.labels[label]
         let webp = try WebPAVIFDecoder.decodeWebP(try PictureFormat.webp().encode(image))
         let avif = try WebPAVIFDecoder.decodeAVIF(try PictureFormat.avif().encode(image))
-        #expect(Self.shareFurtherThan(2, image, webp) <= 0.01, "WebP of \(name)")
-        #expect(Self.shareFurtherThan(2, image, avif) <= 0.01, "AVIF of \(name)")
-        // ...and no value far off: the largest difference measured was 5 (AVIF), 5 (WebP).
-        #expect(zip(image.pixels, webp.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 6 }, "WebP of \(name)")
-        #expect(zip(image.pixels, avif.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 6 }, "AVIF of \(name)")
+        // 99.9% for AVIF; lossy WebP cannot (VP8's limited-range YUV) but on the transparent label,
+        // whose alpha it keeps exactly; this saturated red on cream loses most: 2.7% of its pixels
+        // in WebP, 0.23% in AVIF (docs/formats.md).
+        let webpBound = [0.01, 0.03, 0.001][label]
+        let avifBound = [0.001, 0.003, 0.001][label]
+        #expect(Self.pixelsFurtherThan(2, image, webp) <= webpBound, "WebP of \(name)")
+        #expect(Self.pixelsFurtherThan(2, image, avif) <= avifBound, "AVIF of \(name)")
+        // ...and no value far off: the largest difference measured was 4 (AVIF), 5 (WebP).
+        #expect(zip(image.pixels, webp.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 5 }, "WebP of \(name)")
+        #expect(zip(image.pixels, avif.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 4 }, "AVIF of \(name)")
     }
 
     @Test("lossless WebP and AVIF give back every pixel", arguments: [0, 1, 2])
@@ -88,6 +103,36 @@ struct WebPAVIFTests {
         #expect(String(decoding: opaque[12..<16], as: UTF8.self) == "VP8 ")
         #expect(String(decoding: transparent[12..<16], as: UTF8.self) == "VP8X")
         #expect(transparent.indices.dropLast(3).contains { Array(transparent[$0..<$0 + 4]) == Array("ALPH".utf8) })
+    }
+
+    @Test("colour under transparency is settled towards the mean colour, every pixel kept")
+    func settledColourKeepsPixels() throws {
+        // Random pixels, premultiplied ones (value <= alpha) and some that cannot be.
+        var generator = SystemRandomNumberGenerator()
+        var pixels: [UInt8] = []
+        for _ in 0..<20_000 {
+            let alpha = UInt8.random(in: 0...255, using: &generator)
+            let limit = Bool.random(using: &generator) ? alpha : 255
+            pixels += (0..<3).map { _ in UInt8.random(in: 0...limit, using: &generator) } + [alpha]
+        }
+        let image = try Image(width: 200, height: 100, premultipliedRGBA: pixels)
+        let settled = StraightPixels.settled(image)
+        var changed = 0
+        for i in stride(from: 0, to: pixels.count, by: 4) where pixels[i..<i + 3].allSatisfy({ $0 <= pixels[i + 3] }) {
+            let alpha = pixels[i + 3]
+            #expect(settled[i + 3] == alpha)
+            for c in 0..<3 {
+                let back = alpha == 255 ? Int(settled[i + c]) : StraightPixels.premultiply(Int(settled[i + c]), alpha)
+                #expect(alpha == 0 || back == Int(pixels[i + c]), "pixel \(i / 4) channel \(c)")
+                if alpha != 255 && alpha != 0 && settled[i + c] != unpremultiply(pixels[i + c], alpha) { changed += 1 }
+            }
+        }
+        #expect(changed > 1000, "colour moved within what premultiplies the same")
+        // White text on transparency: one flat white colour plane, the glyphs in alpha alone.
+        let label = Self.labels[2].image
+        let white = StraightPixels.settled(label)
+        #expect(stride(from: 0, to: white.count, by: 4).allSatisfy { white[$0..<$0 + 3].allSatisfy { $0 == 255 } })
+        #expect(stride(from: 3, to: white.count, by: 4).allSatisfy { white[$0] == label.pixels[$0] })
     }
 
     @Test("Debian's dwebp and avifdec read the files and give the same pixels")
