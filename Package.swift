@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"]),
         // The blur's inner loops, vectorized by the C compiler (see its header for why C).
         .target(name: "CBlurKernels"),
+        // The PNG codec's own per-CPU loops (the Paeth filter of opaque frames), built like the blur's.
+        .target(name: "CPNGKernels"),
         // ThreadSanitizer's mutex annotations for `LockedValue`: live under --sanitize=thread, empty otherwise.
         .target(name: "CThreadSanitizer"),
         // sched_getaffinity (a GNU extension Swift's Glibc does not declare): the CPUs the process may use.
@@ -51,7 +53,7 @@ let package = Package(
         // per-CPU kernels' choice), codecs (PNG and its deflaters) and text (fonts, shaping, glyphs).
         .target(name: "BlurLabelSystem", dependencies: ["CThreadSanitizer", "CCPUSet"]),
         .target(name: "BlurLabelPixels", dependencies: ["BlurLabelSystem", "CBlurKernels"]),
-        .target(name: "BlurLabelCodecs", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CPNGShim", "CZlib", "CDeflate", "CBlurKernels"]),
+        .target(name: "BlurLabelCodecs", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CPNGShim", "CZlib", "CDeflate", "CPNGKernels"]),
         .target(
             name: "BlurLabelText",
             dependencies: ["BlurLabelSystem", "BlurLabelPixels", "CFreeType", "CHarfBuzz", "CFriBiDi", "CFontconfig", "CEmbeddedFonts"]
@@ -124,7 +126,7 @@ let package = Package(
         .target(name: "CBlurKernelsAVX512Emulated", dependencies: ["CBlurKernels"], path: "Tests/CBlurKernelsAVX512Emulated",
                 cSettings: [.headerSearchPath("../../Sources/CBlurKernels/include")]),
         // The engine's tests; BlurredLabelKitTests checks what the Kit adds (BlurLevels, its errors' texts).
-        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated"],
+        .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated", "CPNGKernels"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
         .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem"]),

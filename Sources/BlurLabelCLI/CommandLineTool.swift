@@ -51,6 +51,11 @@ public enum CommandLineTool {
         commands.first { $0.name == name }
     }
 
+    /// Runs the tool (`runMain`) and ends the process with its exit status: `blurlabel`'s main.
+    package static func exitAfterRunning(helpers: HelperSpecs) -> Never {
+        exit(runMain(helpers: helpers))
+    }
+
     /// Runs the tool on this process's own arguments, refusing any that are not valid UTF-8;
     /// `helpers` makes the tables of `blurlabel-serve`'s commands (`referenceSpecs`).
     package static func runMain(helpers: HelperSpecs) -> Int32 {

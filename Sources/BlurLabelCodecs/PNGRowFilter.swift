@@ -1,5 +1,4 @@
 import BlurLabelPixels
-import CBlurKernels
 
 /// PNG's per-row filters (None, Sub, Up, Average, Paeth) with libpng's choice heuristic: each row
 /// gets the filter whose output has the smallest sum of absolute values (bytes read as signed).
@@ -100,7 +99,7 @@ package enum PNGRowFilter {
     /// `paethRows` of the packed RGB rows (BlurKernelVariantTests), without packing them.
     package static func paethRGB(fromRGBA image: Image, rows: Range<Int>, into out: UnsafeMutablePointer<UInt8>) {
         let width = image.width
-        let paeth = BlurKernelVariant.active.kernels.paeth_rgb_from_rgba!
+        let paeth = PNGKernels.active.paeth_rgb_from_rgba!
         image.pixels.withUnsafeBufferPointer { source in
             guard let pixels = source.baseAddress else { return }
             for y in rows {

@@ -111,6 +111,10 @@ package enum BlurKernelVariant: String, CaseIterable, Sendable {
         }
     }
 
+    /// The variant's number as the C kernels count them (`bl_isa`; CPNGKernels' `png_kernels_for`
+    /// takes the same), for the codecs' own per-CPU kernels.
+    package var number: Int32 { Int32(isa.rawValue) }
+
     /// The variant's kernel table (the variant must be supported).
     package var kernels: bl_kernels { kernels(tuning: .none) }
 

@@ -7,6 +7,11 @@ import HTTPServer
 /// `blurlabel-serve serve …`, `sign …` and `edit …`, which `blurlabel serve`, `sign` and
 /// `edit` exec: the HTTP and crypto libraries load only here.
 public enum ServeMain {
+    /// Runs `arguments` (`run`) and ends the process with the exit status: `blurlabel-serve`'s main.
+    package static func exitAfterRunning(_ arguments: [String]) -> Never {
+        exit(run(arguments))
+    }
+
     public static func run(_ arguments: [String]) -> Int32 {
         let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
         switch arguments.first {

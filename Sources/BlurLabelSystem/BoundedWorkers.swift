@@ -88,23 +88,28 @@ package final class BoundedWorkers: @unchecked Sendable {
     /// A worker: runs jobs until the pool stops and the queue is empty. The thread's closure
     /// holds the pool, so it lives as long as a worker does.
     private func work() {
-        lock.lock()
-        while true {
-            // A job runs when one is queued and fewer than `threads` run (`runHereIfIdle`'s count).
-            while (count == 0 && !stopping) || (count > 0 && running >= threads) { available.wait(lock) }
-            if count == 0 { break }
-            let job = jobs[head]!
-            jobs[head] = nil
-            head = (head + 1) % jobs.count
-            count -= 1
-            running += 1
-            lock.unlock()
-            job()
-            lock.lock()
-            running -= 1
-            finished.broadcast()
-        }
-        alive -= 1
-        lock.unlock()
+        lock.workerLoop(
+            waitingOn: available,
+            next: { () -> WorkerStep<Job> in
+                guard count > 0 else {
+                    guard stopping else { return .wait }
+                    alive -= 1
+                    return .stop
+                }
+                // A job runs only while fewer than `threads` run (`runHereIfIdle`'s count too).
+                guard running < threads else { return .wait }
+                let job = jobs[head]!
+                jobs[head] = nil
+                head = (head + 1) % jobs.count
+                count -= 1
+                running += 1
+                return .run(job)
+            },
+            run: { job in job() },
+            finished: { _ in
+                running -= 1
+                finished.broadcast()
+            }
+        )
     }
 }

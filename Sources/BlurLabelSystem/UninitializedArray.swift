@@ -4,7 +4,9 @@ extension Array {
     /// of 0 returns `[]` without calling it. The standard initializer with capacity 0 stores the
     /// count into the runtime's one shared empty-array object, which two threads doing so at once
     /// makes a data race (ThreadSanitizer reported it in CI); every array made this way in the
-    /// package goes through here.
+    /// package goes through here. Inlinable: called from other modules, a generic call would make
+    /// each element type's array at run time, with its metadata (callgrind, `render`).
+    @inlinable
     package static func uninitialized(
         count: Int,
         _ initialize: (inout UnsafeMutableBufferPointer<Element>, inout Int) throws -> Void

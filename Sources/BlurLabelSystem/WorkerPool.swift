@@ -108,18 +108,17 @@ private final class WorkerPool: @unchecked Sendable {
     /// A worker thread: takes the oldest waiting job's next item, runs it, and so on; sleeps when
     /// there is none.
     private func work() {
-        lock.lock()
-        while true {
-            guard let job = pending.first else {
-                workAvailable.wait(lock)
-                continue
+        lock.workerLoop(
+            waitingOn: workAvailable,
+            next: { () -> WorkerStep<(PoolJob, Int)> in
+                guard let job = pending.first else { return .wait }
+                return .run((job, take(from: job)))
+            },
+            run: { job, index in job.call(index) },
+            finished: { job, _ in
+                job.running -= 1
+                if job.running == 0 && job.next == job.count { itemFinished.broadcast() }
             }
-            let index = take(from: job)
-            lock.unlock()
-            job.call(index)
-            lock.lock()
-            job.running -= 1
-            if job.running == 0 && job.next == job.count { itemFinished.broadcast() }
-        }
+        )
     }
 }

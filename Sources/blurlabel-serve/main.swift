@@ -1,7 +1,3 @@
 import BlurLabelServe
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-exit(ServeMain.run(Array(CommandLine.arguments.dropFirst())))
+ServeMain.exitAfterRunning(Array(CommandLine.arguments.dropFirst()))

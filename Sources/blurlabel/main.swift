@@ -1,8 +1,4 @@
 import BlurLabelCLI
 import BlurLabelServeSettings
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-exit(CommandLineTool.runMain(helpers: ServeCommandSpecs.all))
+CommandLineTool.exitAfterRunning(helpers: ServeCommandSpecs.all)

@@ -120,7 +120,6 @@ struct BlurKernelVariantTests {
         #expect(address(zen4.fixed_fir_rows) != address(avx512.fixed_fir_rows))
         #expect(address(zen4.deriche_horizontal) == address(avx512.deriche_horizontal))
         #expect(address(zen4.deriche_vertical) == address(avx512.deriche_vertical))
-        #expect(address(zen4.paeth_rgb_from_rgba) == address(avx512.paeth_rgb_from_rgba))
         #expect(address(zen4.split_rgb) == address(avx512.split_rgb))
         #expect(address(zen4.join_rgb) == address(avx512.join_rgb))
         for isa in [BL_ISA_BASELINE, BL_ISA_V2, BL_ISA_AVX, BL_ISA_AVX2] {
@@ -158,55 +157,6 @@ struct BlurKernelVariantTests {
                     == blur.using(.baseline).apply(to: image, threads: 1),
                 "σ \(sigma)"
             )
-        }
-    }
-
-    /// The frames' PNG row filter (`paeth_rgb_from_rgba`, in the same kernel tables): every
-    /// variant this CPU runs, and the AVX-512 source emulated, writes what the Swift Paeth filter
-    /// writes for the packed RGB rows, at widths around its 1,024-pixel pieces.
-    @Test func paethRowsMatchTheSwiftFilter() throws {
-        var tables = BlurKernelVariant.allCases.filter(\.isSupported).map { ($0.rawValue, $0.kernels) }
-        if let emulated = bl_kernels_avx512_emulated_table() {
-            tables.append(("avx512 (emulated)", emulated.assumingMemoryBound(to: bl_kernels.self).pointee))
-        }
-        var random = TestRandom(state: 41)
-        for width in [1, 2, 5, 1023, 1024, 1025, 2100] {
-            let height = 3
-            // Smooth runs and noise, so every Paeth branch is taken.
-            var rgba = [UInt8](repeating: 255, count: width * height * 4)
-            for i in rgba.indices where i % 4 != 3 {
-                rgba[i] = (i / 40) % 3 == 0 ? random.next() : UInt8((i / 8) & 0xFF)
-            }
-            let rgb = rgba.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
-            var expected = [UInt8](repeating: 0, count: height * (width * 3 + 1))
-            rgb.withUnsafeBufferPointer { pixels in
-                expected.withUnsafeMutableBufferPointer { out in
-                    PNGRowFilter.paethRows(
-                        pixels: pixels.baseAddress!,
-                        rowBytes: width * 3,
-                        bytesPerPixel: 3,
-                        height: height,
-                        into: out.baseAddress!
-                    )
-                }
-            }
-            for (name, table) in tables {
-                var rows = [UInt8](repeating: 0, count: expected.count)
-                rgba.withUnsafeBufferPointer { pixels in
-                    rows.withUnsafeMutableBufferPointer { out in
-                        for y in 0..<height {
-                            let row = pixels.baseAddress! + y * width * 4
-                            table.paeth_rgb_from_rgba(
-                                row,
-                                y > 0 ? row - width * 4 : nil,
-                                Int32(width),
-                                out.baseAddress! + y * (width * 3 + 1)
-                            )
-                        }
-                    }
-                }
-                #expect(rows == expected, "\(name), width \(width)")
-            }
         }
     }
 

@@ -5,6 +5,7 @@ import Testing
 
 @Suite("Errors in words")
 struct ErrorTextTests {
+    /// The package's DejaVu Sans file (Fonts/DejaVuSans.ttf), as bytes.
     static var dejaVu: [UInt8] {
         get throws {
             try FileIO.read(

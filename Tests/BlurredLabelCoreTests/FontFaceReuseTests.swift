@@ -9,15 +9,8 @@ import Testing
 
 @Suite("FreeType faces: the metrics face is reused once")
 struct FontFaceReuseTests {
-    static var dejaVu: [UInt8] {
-        get throws {
-            try FileIO.read(
-                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-                    "../../Fonts/DejaVuSans.ttf"
-                ).path
-            )
-        }
-    }
+    /// The package's DejaVu Sans file, read as `ErrorTextTests` reads it.
+    static var dejaVu: [UInt8] { get throws { try ErrorTextTests.dejaVu } }
 
     @Test("an embedded font hands its metrics face to the first thread that draws, once")
     func embeddedFontKeepsOneSpare() throws {

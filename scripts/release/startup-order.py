@@ -27,8 +27,8 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ORDER = os.path.join(ROOT, "scripts", "startup-order.txt")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ORDER = os.path.join(ROOT, "scripts", "release", "startup-order.txt")
 LARGE_SECTION = 64 * 1024
 
 

@@ -240,8 +240,8 @@ extension GaussianBlur {
         let kernels = self.kernels
         let lanes = Int(BL_LANES)
         let rowLength = width * channels
-        let shape = UnsafeSendableArray([
-            bl_layout(
+        let shape = UnsafeSendableArray(
+            one: bl_layout(
                 width: Int32(width),
                 height: Int32(height),
                 channels: Int32(channels),
@@ -249,7 +249,7 @@ extension GaussianBlur {
                 float_stride: Int32((rowLength + lanes - 1) / lanes * lanes),
                 clamp: edges == .clamp ? 1 : 0
             )
-        ])
+        )
         work.cleanups.append { shape.free() }
         // Raw addresses cross into the workers; each worker touches only its own rows or strips.
         let src = UnsafeSendable(source)
@@ -258,7 +258,7 @@ extension GaussianBlur {
         case .copy:
             return
         case let .fir(kernel):
-            let fixed = UnsafeSendableArray([kernel.fixedPoint])
+            let fixed = UnsafeSendableArray(one: kernel.fixedPoint)
             work.cleanups.append { fixed.free() }
             let firRows = kernels.fixed_fir_rows!
             // Each chunk of rows filters the 2r rows above it again: chunks of 24r rows or more

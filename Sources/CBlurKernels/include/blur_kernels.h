@@ -68,12 +68,6 @@ typedef void (*bl_deriche_horizontal_fn)(const bl_layout *layout, const bl_secti
 typedef void (*bl_deriche_vertical_fn)(const bl_layout *layout, const bl_section sections[2],
                                        const float *plane, uint8_t *destination, int strip_begin, int strip_end);
 
-/* Not a blur, but a loop that gains as much from wide registers: a picture frame's PNG row of
-   `width` RGB pixels from RGBA `row` (alpha dropped), Paeth-filtered against RGBA `above` (NULL
-   for the first row: zeros above), written at `out` as the filter type byte 4 and 3 * `width`
-   bytes (WholePNGWriter, RunDeflate). Exact integer arithmetic: the same bytes in every variant. */
-typedef void (*bl_paeth_rgb_from_rgba_fn)(const uint8_t *row, const uint8_t *above, int width, uint8_t *out);
-
 /* An opaque RGBA picture's `count` pixels as three planes of red, green and blue, and back
    (alpha 255): the blur of an opaque picture runs on the planes, a quarter fewer samples. */
 typedef void (*bl_split_rgb_fn)(const uint8_t *rgba, size_t count, uint8_t *red, uint8_t *green, uint8_t *blue);
@@ -85,7 +79,6 @@ typedef struct {
     bl_fixed_fir_rows_fn fixed_fir_rows;
     bl_deriche_horizontal_fn deriche_horizontal;
     bl_deriche_vertical_fn deriche_vertical;
-    bl_paeth_rgb_from_rgba_fn paeth_rgb_from_rgba;
     bl_split_rgb_fn split_rgb;
     bl_join_rgb_fn join_rgb;
 } bl_kernels;
