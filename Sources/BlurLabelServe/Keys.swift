@@ -6,7 +6,9 @@ struct Keys: Sendable {
         let description: String
     }
 
-    var signing: [(key: [UInt8], salt: [UInt8])] = []
+    private(set) var signing: [(key: [UInt8], salt: [UInt8])] = []
+    /// The signing keys' HMAC states, in `signing`'s order.
+    private var verifiers: [HMACSHA256Key] = []
     var encryption: [[UInt8]] = []
 
     init(environment: (String) -> String?) throws(Failure) {
@@ -27,6 +29,7 @@ struct Keys: Sendable {
             }
             signing.append((k, s))
         }
+        verifiers = signing.map { HMACSHA256Key($0.key) }
         for (index, key) in Self.list(environment("BLURLABEL_ENC_KEY")).enumerated() {
             guard let k = Self.hex(key), k.count == 32 else {
                 throw Failure(
@@ -45,9 +48,10 @@ struct Keys: Sendable {
     /// Whether `signature` signs `path` under any of the pairs (each compared in constant time).
     func verifies(_ signature: Substring, path: String) -> Bool {
         guard let given = Base64URL.decode(signature), given.count == 32 else { return false }
+        let message = Array(path.utf8)
         var matched = false
-        for pair in signing
-        where Crypto.constantTimeEqual(Crypto.hmacSHA256(key: pair.key, pair.salt, Array(path.utf8)), given) {
+        for (pair, verifier) in zip(signing, verifiers)
+        where Crypto.constantTimeEqual(verifier.mac([pair.salt, message]), given) {
             matched = true
         }
         return matched

@@ -5,7 +5,8 @@ import HTTPServer
 
 /// The routes of `blurlabel serve`: labels from signed URLs, `/healthz` (alive), `/readyz` (alive
 /// and not draining), `/metrics`. Cheap answers (refusals, 304, cache hits) are given on the
-/// connection's thread; renders go to the bounded workers, and a full queue is a 503 at once.
+/// connection's thread; renders go to the bounded workers, and a full queue is a 503 at once (a
+/// small label, when a worker is idle, renders on the connection's thread: `InlineRenders`).
 /// Requests for a label already being rendered wait for that render (one render per label), and
 /// a render whose clients have all gone is skipped.
 final class LabelService: Sendable {
@@ -27,6 +28,10 @@ final class LabelService: Sendable {
     /// The renders queued or running, by the signed path after the signature, each with the
     /// requests waiting for it.
     let flights = RenderFlights()
+    /// Which renders a connection's thread does itself.
+    let inline: InlineRenders
+    /// The glyph workspaces renders borrow, whichever thread they run on.
+    let workspaces = GlyphWorkspacePool()
 
     init(
         keys: Keys,
@@ -35,9 +40,11 @@ final class LabelService: Sendable {
         cacheBytes: Int,
         budget: RenderBudget = .standard,
         workers: BoundedWorkers,
+        inline: InlineRenders = InlineRenders(),
         inFlight: @escaping @Sendable () -> Int,
         draining: @escaping @Sendable () -> Bool = { false }
     ) {
+        self.inline = inline
         self.keys = keys
         self.budget = budget
         self.unsigned = unsigned
@@ -145,35 +152,70 @@ final class LabelService: Sendable {
         }
         metrics.cacheMiss()
         guard flights.join(flight, responder) == .first else { return nil }
-        let accepted = workers.submit { [self] in
-            // Clients that all went away (or a server that stopped) leave nobody to answer.
-            guard flights.anyoneWaiting(flight) else {
-                flights.finish(flight, with: .text(.serviceUnavailable, "nobody is waiting"))
-                return
-            }
-            let response: HTTPResponse
-            do {
-                let file = ResponseBytes(
-                    try metrics.rendering {
-                        try URLLabelOptions.file(label.options, text: label.text, encoding: encoding, budget: budget)
-                    }
-                )
-                let type = encoding.format.mediaType
-                cache?.insert(
-                    key,
-                    PNGCache.Entry(png: file, etag: etag, contentType: type, negotiated: variant != nil)
-                )
-                response = HTTPResponse(status: .ok, headers: [("Content-Type", type)] + cached, content: file)
-            } catch {
-                response = .text(.badRequest, "\(error)")
-            }
-            flights.finish(flight, with: response)
+        let render: @Sendable () -> Void = { [self] in
+            renderFlight(
+                label,
+                encoding: encoding,
+                flight: flight,
+                cacheKey: key,
+                negotiated: variant != nil,
+                headers: cached,
+                etag: etag
+            )
+        }
+        // A small label renders here when a worker is idle (the answer is then ready when this
+        // returns: the connection is not suspended); others go to the workers.
+        if inline.isSmall(InlineRenders.shape(flight), textBytes: label.text.utf8.count),
+            workers.runHereIfIdle(render)
+        {
+            inline.taken.add(1, ordering: .relaxed)
+            return nil
         }
         // A full queue answers every request of this flight 503 at once, through their responders.
-        if !accepted {
+        if !workers.submit(render) {
             flights.finish(flight, with: .text(.serviceUnavailable, "busy: try again", headers: [("Retry-After", "1")]))
         }
         return nil
+    }
+
+    /// Renders the label of `flight` (on a worker, or on a connection's thread) and answers every
+    /// request waiting for it; its time tells `inline` whether its shape is small.
+    private func renderFlight(
+        _ label: LabelPath,
+        encoding: OutputEncoding,
+        flight: String,
+        cacheKey: String,
+        negotiated: Bool,
+        headers: HTTPHeaders,
+        etag: String
+    ) {
+        // Clients that all went away (or a server that stopped) leave nobody to answer.
+        guard flights.anyoneWaiting(flight) else {
+            flights.finish(flight, with: .text(.serviceUnavailable, "nobody is waiting"))
+            return
+        }
+        let response: HTTPResponse
+        do {
+            let started = ProcessMetrics.monotonicSeconds()
+            let file = ResponseBytes(
+                try metrics.rendering {
+                    try workspaces.lend {
+                        try URLLabelOptions.file(label.options, text: label.text, encoding: encoding, budget: budget)
+                    }
+                }
+            )
+            inline.record(
+                InlineRenders.shape(flight),
+                textBytes: label.text.utf8.count,
+                seconds: ProcessMetrics.monotonicSeconds() - started
+            )
+            let type = encoding.format.mediaType
+            cache?.insert(cacheKey, PNGCache.Entry(png: file, etag: etag, contentType: type, negotiated: negotiated))
+            response = HTTPResponse(status: .ok, headers: [("Content-Type", type)] + headers, content: file)
+        } catch {
+            response = .text(.badRequest, "\(error)")
+        }
+        flights.finish(flight, with: response)
     }
 
     /// Whether an If-None-Match list names `etag` (or is `*`); weak forms match too (RFC 9110's

@@ -119,7 +119,7 @@ final class ServeMetrics: Sendable {
         )
         lines += s.renderTimes.lines(
             "blurlabel_render_duration_seconds",
-            "One label's render and PNG encoding, on a worker."
+            "One label's render and PNG encoding, on a worker or a connection thread."
         )
         let size = cache?.size ?? (bytes: 0, entries: 0)
         metric("blurlabel_cache_hits_total", "counter", "Labels answered from the cache.", [("", String(s.cacheHits))])

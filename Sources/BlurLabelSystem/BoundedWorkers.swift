@@ -1,5 +1,8 @@
 /// A fixed number of threads taking jobs from a bounded queue: `submit` refuses at once when the
 /// queue is full (the caller answers 503) rather than letting waiting time grow without end.
+/// `runHereIfIdle` runs a job on the caller's own thread instead when a worker would take it at
+/// once anyway (one is idle, nothing waits): the hand-over and its wake-ups are saved, and the
+/// job counts as one of the `threads` running, so no more than `threads` jobs ever run at once.
 /// `@unchecked Sendable` because its state is guarded by `lock` right here (a condition variable
 /// needs a pthread mutex, and ThreadSanitizer knows both): `jobs`, `head`, `count`, `running`,
 /// `stopping` and `alive` are touched only while `lock` is held.
@@ -47,6 +50,26 @@ package final class BoundedWorkers: @unchecked Sendable {
         }
     }
 
+    /// Runs `job` on the calling thread, now, when a worker is idle and no job waits: it counts as
+    /// running meanwhile (a worker takes a queued job only while fewer than `threads` run). Returns
+    /// false, running nothing, when every worker is busy, a job waits or the pool is stopping.
+    package func runHereIfIdle(_ job: () -> Void) -> Bool {
+        let claimed = lock.withLock {
+            guard !stopping, alive > 0, count == 0, running < threads else { return false }
+            running += 1
+            return true
+        }
+        guard claimed else { return false }
+        job()
+        lock.withLock {
+            running -= 1
+            // A queued job may wait for this place (a worker finishing a job takes the next itself).
+            if count > 0 { available.signal() }
+            finished.broadcast()
+        }
+        return true
+    }
+
     /// Lets the queued and running jobs finish (at most `seconds`), then stops the workers.
     /// Returns whether everything finished.
     @discardableResult
@@ -73,6 +96,8 @@ package final class BoundedWorkers: @unchecked Sendable {
                     alive -= 1
                     return .stop
                 }
+                // A job runs only while fewer than `threads` run (`runHereIfIdle`'s count too).
+                guard running < threads else { return .wait }
                 let job = jobs[head]!
                 jobs[head] = nil
                 head = (head + 1) % jobs.count

@@ -157,6 +157,18 @@ package final class GlyphWorkspace {
         return made
     }
 
+    /// Runs `body` with the workspace at `address` (a retained `Unmanaged` one, kept by its
+    /// caller) as the calling thread's `current`, then gives the thread back its own (or none).
+    static func withCurrent<Result, E: Error>(
+        _ address: UnsafeMutableRawPointer,
+        _ body: () throws(E) -> Result
+    ) throws(E) -> Result {
+        let own = pthread_getspecific(workspaceKey)
+        pthread_setspecific(workspaceKey, address)
+        defer { pthread_setspecific(workspaceKey, own) }
+        return try body()
+    }
+
     func bitmap(key: GlyphRasterizer.Key, font: Font) -> GlyphBitmap {
         if let hit = cache[key] { return hit }
         guard let face = face(for: font) else { return GlyphRasterizer.empty }

@@ -39,7 +39,8 @@ final class TestServer: Sendable {
         queue: Int = 32,
         idleTimeout: Int = 10,
         ioThreads: Int = 2,
-        host: String = "127.0.0.1"
+        host: String = "127.0.0.1",
+        inlineLimitSeconds: Double = InlineRenders.standardLimitSeconds
     ) throws {
         let keys = try Keys { environment[$0] }
         workers = BoundedWorkers(threads: workerCount, capacity: queue)
@@ -51,6 +52,7 @@ final class TestServer: Sendable {
             cacheBytes: cacheBytes,
             budget: budget,
             workers: workers,
+            inline: InlineRenders(limitSeconds: inlineLimitSeconds),
             inFlight: { holder.withLock { $0?.inFlight ?? 0 } }
         )
         self.service = service

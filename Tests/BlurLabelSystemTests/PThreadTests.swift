@@ -65,4 +65,47 @@ struct PThreadTests {
         #expect(ran.load(ordering: .relaxed) == 3)
         #expect(!workers.submit(job), "a drained pool takes no more")
     }
+
+    /// A job run on the caller's thread counts as one of the workers': with one worker and a
+    /// job running here, a submitted job waits in the queue until it ends (never two at once);
+    /// while a worker is busy or a job waits, nothing runs here; a stopped pool runs nothing here.
+    @Test func aJobRunHereTakesAWorkersPlace() throws {
+        let workers = BoundedWorkers(threads: 1, capacity: 2)
+        let gate = WaitableValue(false)
+        let running = Atomic<Int>(0)
+        let most = Atomic<Int>(0)
+        let ran = Atomic<Int>(0)
+        let job: BoundedWorkers.Job = {
+            let now = running.add(1, ordering: .relaxed).newValue
+            _ = most.max(now, ordering: .relaxed)
+            _ = gate.next { $0 ? true : nil }
+            running.subtract(1, ordering: .relaxed)
+            ran.add(1, ordering: .relaxed)
+        }
+        var here: pthread_t?
+        let caller = pthread_self()
+        let ranHere = workers.runHereIfIdle {
+            here = pthread_self()
+            #expect(workers.depth.running == 1)
+            // The only worker's place is taken: a submitted job is queued, not run.
+            #expect(workers.submit(job))
+            usleep(50_000)
+            #expect(workers.depth == (waiting: 1, running: 1))
+            #expect(!workers.runHereIfIdle {}, "no place left for a second job here")
+        }
+        #expect(ranHere)
+        #expect(here == caller, "run on the calling thread")
+        // Its place is free again: the queued job starts on the worker.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while workers.depth.running < 1 {
+            try #require(ContinuousClock.now < deadline, "the queued job never ran: \(workers.depth)")
+            usleep(1000)
+        }
+        #expect(!workers.runHereIfIdle {}, "the worker is busy")
+        gate.update { $0 = true }
+        #expect(workers.drain(seconds: 10))
+        #expect(ran.load(ordering: .relaxed) == 1)
+        #expect(most.load(ordering: .relaxed) == 1)
+        #expect(!workers.runHereIfIdle {}, "a drained pool runs nothing")
+    }
 }
