@@ -1,3 +1,4 @@
+import BlurLabelSystem
 import CCrypto
 
 /// The few primitives `serve` needs, from OpenSSL's libcrypto: HMAC-SHA256, SHA-256,
@@ -115,7 +116,7 @@ struct HMACSHA256Key: Sendable {
 
     /// The 32-byte digest of `context`.
     static func finish(_ context: inout SHA256_CTX) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+        [UInt8].uninitialized(count: 32) { digest, count in
             _ = SHA256_Final(digest.baseAddress, &context)
             count = 32
         }
