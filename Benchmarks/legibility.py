@@ -192,7 +192,12 @@ def smoke(blurlabel, folder):
         total = sum(len(t.replace(" ", "")) for t in samples)
         unreadable = sum(matched(t, line) for t, line in zip(samples, lines)) / total
         tags = [(f"{p}.{q:02d} €", f"secure{size}-{i}.png") for i, (p, q) in enumerate([(80, 18), (12, 34), (56, 0)])]
-        paths = render(blurlabel, folder, tags, {"size": size, "secure": True, "format": "##.## €"})
+        # Seeded decoys (a manifest line's `seed`), so a run reads the same pictures every time: with
+        # the system's generator each run drew other digits, and Tesseract's reading varied with them.
+        paths = [
+            render(blurlabel, folder, [tag], {"size": size, "secure": True, "format": "##.## €", "seed": index + 1})[0]
+            for index, tag in enumerate(tags)
+        ]
         read_digits = max(digits(line) for pair in read(paths, folder) for line in pair)
         print(f"size {size:3d} px: sharp {sharp:6.1%}   --radius unreadable {unreadable:5.1%}   secure tag: {read_digits} digit(s) read")
         if sharp < 0.8:
