@@ -14,28 +14,30 @@ package struct AVIFEncoder: Equatable, Sendable {
 
     /// The quality a lossy file gets when none is asked for: the lowest at which each look of the
     /// issue 42 page (plain, light tag σ 6 at 1× and 2×, white on transparent) keeps 99.9% of its
-    /// pixels within 2 levels of the PNG (quantizer 4; 93 gives the same). 13–47% of the PNG's
-    /// bytes; quantizer 5 (quality 92) leaves 0.17–0.32% of pixels further (docs/formats.md).
+    /// pixels within 2 levels of the PNG (quantizer 4; 93 gives the same). 13–46% of the PNG's
+    /// bytes; quantizer 5 (quality 92) leaves 0.13–0.17% of pixels further on three looks
+    /// (docs/formats.md).
     package static let defaultQuality = 94
     /// libaom's speed for labels: 6 makes files 3–27% smaller than 8 (imgproxy's default) and
     /// keeps more pixels within 2 levels, for 1.6–3.5× the time; 5 is smaller still (the
-    /// transparent look 29% of the PNG against 32%) for 3–7× 6's time (docs/formats.md).
+    /// transparent look 28.3% of the PNG against 29.8%) for about 3× 6's time (docs/formats.md).
     package static let defaultSpeed = 6
 
     /// libaom's options for a smooth alpha plane (`hasSmoothAlpha`) in a lossy file: the screen
     /// content tuning searches rectangular blocks that the default prunes at fine quantizers, and
     /// its palette and intra block copy searches (which save nothing on a blurred alpha) are off;
-    /// no block below 8×8, which a smooth alpha does not need, keeps the time at today's. On the
-    /// issue 42 page's white-on-transparent labels, the alpha plane 8% smaller (0.05% of pixels off
-    /// as before) for 1.04× the instructions; the screen tuning alone gives the same bytes for
-    /// 1.4× (docs/formats.md).
+    /// no block below 8×8, which a smooth alpha does not need, keeps the time near the default's.
+    /// On the issue 42 page's white-on-transparent labels, the alpha plane 8% smaller (0.05% of
+    /// pixels off as before) for 1.04× the instructions; the screen tuning alone gives nearly the
+    /// same bytes for 1.4× (docs/formats.md).
     static let smoothAlphaOptions = [
         ("a:tune-content", "screen"), ("a:enable-palette", "0"), ("a:enable-intrabc", "0"),
         ("a:min-partition-size", "8"),
     ]
     /// The steepest step between neighbouring alpha values that `hasSmoothAlpha` allows: a
     /// Gaussian blur of σ makes a hard edge's steepest step about 255 / (σ √(2π)), so σ 1.3 and
-    /// more (σ 1.5: 59–66; σ 1: 95–101, which keeps 4×4 blocks and stores 2% smaller with them).
+    /// more (labels at σ 1.5: 59–66; at σ 1: 95–101, and σ 0: up to 254, whose files the options
+    /// made 1% and 8% larger, docs/formats.md).
     static let smoothAlphaStep = 80
 
     package init(quality: PictureFormat.Quality = .standard, speed: Int = AVIFEncoder.defaultSpeed) {
