@@ -50,8 +50,13 @@ package struct AVIFEncoder: Equatable, Sendable {
         Int32(((100 - min(100, max(0, quality))) * 63 + 50) / 100)
     }
 
-    /// The AVIF file for `image`.
-    package func encode(_ image: Image) throws -> [UInt8] {
+    /// The AVIF file for `image`, with `smoothAlphaOptions` for a smooth alpha plane. Options
+    /// libaom refuses (one without `aom_codec_set_option`, before 3.x) are dropped: the file is
+    /// then written with libaom's defaults.
+    package func encode(
+        _ image: Image,
+        smoothAlphaOptions: [(String, String)] = AVIFEncoder.smoothAlphaOptions
+    ) throws -> [UInt8] {
         let library = try AVIFLibrary.shared.get()
         guard !image.isEmpty else {
             throw EncodeError(
@@ -92,6 +97,16 @@ package struct AVIFEncoder: Equatable, Sendable {
             toYUV: true
         )
 
+        let options = !lossless && !opaque && Self.hasSmoothAlpha(image) ? smoothAlphaOptions : []
+        return try write(avif, library, alphaOptions: options)
+    }
+
+    /// The file libaom makes of `avif` with `alphaOptions`; without them if it refuses one.
+    private func write(
+        _ avif: UnsafeMutablePointer<avifImage>,
+        _ library: AVIFLibrary,
+        alphaOptions: [(String, String)]
+    ) throws -> [UInt8] {
         guard let encoder = library.encoderCreate() else { throw EncodeError(format: "AVIF", reason: "out of memory") }
         defer { library.encoderDestroy(encoder) }
         encoder.pointee.codecChoice = AVIF_CODEC_CHOICE_AOM
@@ -107,16 +122,15 @@ package struct AVIFEncoder: Equatable, Sendable {
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer
         encoder.pointee.maxQuantizerAlpha = quantizer
-        if !lossless && !opaque && Self.hasSmoothAlpha(image) {
-            for (key, value) in Self.smoothAlphaOptions {
-                key.withCString { key in
-                    value.withCString { library.encoderSetCodecSpecificOption(encoder, key, $0) }
-                }
-            }
+        for (key, value) in alphaOptions {
+            key.withCString { key in value.withCString { library.encoderSetCodecSpecificOption(encoder, key, $0) } }
         }
         var output = avifRWData()
         defer { library.rwDataFree(&output) }
         let written = library.encoderWrite(encoder, avif, &output)
+        if written == AVIF_RESULT_INVALID_CODEC_SPECIFIC_OPTION && !alphaOptions.isEmpty {
+            return try write(avif, library, alphaOptions: [])
+        }
         guard written == AVIF_RESULT_OK, let data = output.data else {
             throw EncodeError(format: "AVIF", reason: library.describe(written))
         }

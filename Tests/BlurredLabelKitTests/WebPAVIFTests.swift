@@ -200,6 +200,16 @@ struct WebPAVIFTests {
         #expect(AVIFEncoder.hasSmoothAlpha(image) == (radius >= 1.5), "σ \(radius)")
     }
 
+    @Test("the smooth-alpha options reach libaom; one it refuses leaves its defaults, not an error")
+    func alphaOptionsApplyOrFallBack() throws {
+        let image = Self.labels[2].image
+        let encoder = AVIFEncoder()
+        let plain = try encoder.encode(image, smoothAlphaOptions: [])
+        #expect(try encoder.encode(image) != plain)
+        #expect(try encoder.encode(image).count < plain.count)
+        #expect(try encoder.encode(image, smoothAlphaOptions: [("a:no-such-option", "1")]) == plain)
+    }
+
     @Test("the issue 42 page's white-on-transparent labels: AVIF at most 30% of the PNG, 99.9% within 2 levels")
     func transparentPageGoal() throws {
         // The page `blurlabel-bench formats` measures (its dark transparent look).
