@@ -11,6 +11,8 @@ of the longest matching blocks between the truth and Tesseract's line (difflib),
   legibility.py --blurlabel PATH --chromium chromium-headless-shell   # Chromium draws the labels
   legibility.py --blurlabel PATH --verify [--sizes ...]  # reads labels at --radius unreadable
   legibility.py --blurlabel PATH --smoke     # checks --radius unreadable and --secure at 2 sizes
+  legibility.py --blurlabel PATH --decoys 32:unreadable,32:7 [--texts N]
+                                             # digits read of N seeded secure tags at each size:σ
 
 Prints one row per size and the least-squares line sigma = k*size + c through the floors, with
 the margin that puts every measured floor on or under it. --points writes the floors as JSON
@@ -18,6 +20,7 @@ the margin that puts every measured floor on or under it. --points writes the fl
 """
 
 import argparse
+import collections
 import difflib
 import json
 import os
@@ -211,6 +214,23 @@ def smoke(blurlabel, folder):
     print("legibility --smoke: ok")
 
 
+def decoys(blurlabel, folder, points, count):
+    """For each size:σ (σ a number or `unreadable`), how many digits Tesseract reads of `count`
+    secure price tags (`##.## €`, seeds 1 to count): a histogram of the most read of each tag."""
+    for point in points.split(","):
+        size, radius = point.split(":")
+        options = {"size": int(size), "secure": True, "format": "##.## €"}
+        if radius != "unreadable":
+            options["radius"] = float(radius)
+        paths = [
+            render(blurlabel, folder, [("12.34 €", f"decoy-{seed}.png")], dict(options, seed=seed))[0]
+            for seed in range(1, count + 1)
+        ]
+        most = collections.Counter(max(digits(line) for line in pair) for pair in read(paths, folder))
+        shown = ", ".join(f"{n} digit(s): {most[n]}" for n in sorted(most))
+        print(f"size {size} px, radius {radius}: {count} secure tags, most digits read of each: {shown}")
+
+
 def verify(blurlabel, folder, sizes, count):
     """At each size, what Tesseract reads at `--radius unreadable` (the library's formula), from
     labels it was not fitted on."""
@@ -244,6 +264,7 @@ def main():
     parser.add_argument("--points")
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--verify", action="store_true", help="read labels at --radius unreadable instead")
+    parser.add_argument("--decoys", help="SIZE:RADIUS,... digits read of --texts seeded secure tags at each")
     parser.add_argument("--chromium", help="a Chromium to draw the labels (screenshots) instead of blurlabel")
     args = parser.parse_args()
     global CHROMIUM
@@ -252,6 +273,9 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         if args.smoke:
             smoke(args.blurlabel, folder)
+            return
+        if args.decoys:
+            decoys(args.blurlabel, folder, args.decoys, args.texts)
             return
         if args.verify:
             verify(args.blurlabel, folder, [int(s) for s in args.sizes.split(",")], args.texts)

@@ -54,9 +54,22 @@ extension PNGEncoder {
 
     /// Whether `mask` coloured through `levels` has a grey that is not a multiple of 17 (so needs
     /// 8 bits a pixel: `PNGColorPlan.smallestGreyDepth`).
+    /// The middle row is read first: a label's ink is there, where the top rows are its padding.
     static func needsEightBits(_ mask: CoverageMask, levels: [UInt8]) -> Bool {
-        let offStep = levels.map { $0 % 17 != 0 }
-        return mask.values.contains { offStep[Int($0)] }
+        var offStep = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &offStep) { bits in
+            for (coverage, grey) in levels.enumerated() where grey % 17 != 0 {
+                bits[coverage >> 3] |= UInt8(1) << UInt8(coverage & 7)
+            }
+        }
+        return withUnsafeBytes(of: &offStep) { bits in
+            mask.values.withUnsafeBufferPointer { values in
+                let isOff = { (coverage: UInt8) in bits[Int(coverage >> 3)] & (UInt8(1) << (coverage & 7)) != 0 }
+                let middle = mask.height / 2 * mask.width
+                return values[middle..<min(values.count, middle + mask.width)].contains(where: isOff)
+                    || values.contains(where: isOff)
+            }
+        }
     }
 
     /// Whether `levels` maps each coverage c to 255 − c (black text on white).

@@ -204,11 +204,9 @@ final class LabelService: Sendable {
                     }
                 }
             )
-            inline.record(
-                InlineRenders.shape(flight),
-                textBytes: label.text.utf8.count,
-                seconds: ProcessMetrics.monotonicSeconds() - started
-            )
+            let seconds = ProcessMetrics.monotonicSeconds() - started
+            inline.record(InlineRenders.shape(flight), textBytes: label.text.utf8.count, seconds: seconds)
+            metrics.rendered(format: encoding.format.name, seconds: seconds, bytes: file.count)
             let type = encoding.format.mediaType
             cache?.insert(cacheKey, PNGCache.Entry(png: file, etag: etag, contentType: type, negotiated: negotiated))
             response = HTTPResponse(status: .ok, headers: [("Content-Type", type)] + headers, content: file)

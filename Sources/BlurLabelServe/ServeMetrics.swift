@@ -57,6 +57,8 @@ final class ServeMetrics: Sendable {
         var cacheHits = 0
         var cacheMisses = 0
         var renders = 0
+        /// By format name (`png`, `webp`, `avif`): renders, their seconds, the bytes they wrote.
+        var formats: [String: (renders: Int, seconds: Double, bytes: Int)] = [:]
     }
 
     private let state = LockedValue(State())
@@ -80,6 +82,15 @@ final class ServeMetrics: Sendable {
         let result = try render()
         rendered()
         return result
+    }
+
+    /// Counts one rendered picture of format `name` (`PictureFormat.name`): its render's
+    /// `seconds` and its `bytes`, so an operator sees what each format costs and weighs.
+    func rendered(format name: String, seconds: Double, bytes: Int) {
+        state.withLock { state in
+            let known = state.formats[name] ?? (0, 0, 0)
+            state.formats[name] = (known.renders + 1, known.seconds + seconds, known.bytes + bytes)
+        }
     }
 
     func cacheHit() { state.withLock { $0.cacheHits += 1 } }
@@ -139,6 +150,28 @@ final class ServeMetrics: Sendable {
         )
         metric("blurlabel_cache_entries", "gauge", "PNGs the cache holds.", [("", String(size.entries))])
         metric("blurlabel_renders_total", "counter", "Labels rendered.", [("", String(s.renders))])
+        let formats = s.formats.keys.sorted()
+        func byFormat(_ value: ((renders: Int, seconds: Double, bytes: Int)) -> String) -> [(String, String)] {
+            formats.map { ("{format=\"\($0)\"}", value(s.formats[$0]!)) }
+        }
+        metric(
+            "blurlabel_format_renders_total",
+            "counter",
+            "Pictures rendered, by format (png, webp, avif).",
+            byFormat { String($0.renders) }
+        )
+        metric(
+            "blurlabel_format_render_seconds_total",
+            "counter",
+            "Seconds those renders took (render and encoding), by format.",
+            byFormat { String($0.seconds) }
+        )
+        metric(
+            "blurlabel_format_bytes_total",
+            "counter",
+            "Bytes of the pictures rendered, by format.",
+            byFormat { String($0.bytes) }
+        )
         metric("blurlabel_queue_depth", "gauge", "Renders waiting for a worker.", [("", String(queue.waiting))])
         metric("blurlabel_renders_in_progress", "gauge", "Renders running.", [("", String(queue.running))])
         metric("blurlabel_requests_in_flight", "gauge", "Requests read and not yet finished.", [("", String(inFlight))])

@@ -239,4 +239,39 @@ struct FormatNegotiationTests {
             #expect(reply.status == 200 && reply.headers["content-type"] == type, "\(format): \(reply.text)")
         }
     }
+
+    @Test("/metrics counts each format's renders, their seconds and their bytes")
+    func metricsByFormat() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let path = TestServer.path("12,99 €", Self.label, suffix: "")
+        var sizes: [String: Int] = [:]
+        for (accept, format) in [
+            (Self.chromium, "avif"), (Self.webpOnly, "webp"), (Self.png, "png"), (Self.png, "png"),
+        ] {
+            let reply = try get(server, path, accept: accept)
+            #expect(reply.status == 200)
+            sizes[format] = reply.body.count  // the second PNG is a cache hit: no render
+        }
+        let text = try RawHTTP.metrics(port: server.port) {
+            $0.contains("blurlabel_format_renders_total{format=\"png\"}")
+        }
+        let (types, samples) = ServeOperatorTests.parse(text)
+        #expect(types["blurlabel_format_renders_total"] == "counter")
+        #expect(types["blurlabel_format_render_seconds_total"] == "counter")
+        #expect(types["blurlabel_format_bytes_total"] == "counter")
+        for format in ["png", "webp", "avif"] {
+            let labels = ["format": format]
+            #expect(ServeOperatorTests.value(samples, "blurlabel_format_renders_total", labels) == 1, "\(format)")
+            #expect(
+                ServeOperatorTests.value(samples, "blurlabel_format_bytes_total", labels)
+                    == Double(sizes[format] ?? -1),
+                "\(format)"
+            )
+            let seconds = try #require(
+                ServeOperatorTests.value(samples, "blurlabel_format_render_seconds_total", labels)
+            )
+            #expect(seconds > 0 && seconds < 60, "\(format): \(seconds)")
+        }
+    }
 }

@@ -90,6 +90,19 @@ struct LabelPNGTests {
         #expect(encoded.bytes == (try stored.encode(try LabelPipeline().picture(of: "56.00 €").image)))
     }
 
+    @Test func eightBitsWhereverTheOffStepGreyIs() throws {
+        // Inversion: coverage c is grey 255 - c, a multiple of 17 exactly where c is.
+        let levels = (0..<256).map { UInt8(255 - $0) }
+        for spot in [0, 4 * 5 + 2, 6 * 5, 11 * 5 + 4] {  // the first row, an inner one, the middle one, the last
+            var values = [UInt8](repeating: 34, count: 5 * 12)
+            values[spot] = 35
+            #expect(PNGEncoder.needsEightBits(try CoverageMask(width: 5, height: 12, values: values), levels: levels))
+        }
+        let steps = try CoverageMask(width: 5, height: 12, values: (0..<60).map { UInt8($0 % 16 * 17) })
+        #expect(!PNGEncoder.needsEightBits(steps, levels: levels))
+        #expect(!PNGEncoder.needsEightBits(try CoverageMask(width: 1, height: 1, values: [255]), levels: levels))
+    }
+
     @Test func greyTableIsTheCompositeTableWhereThatIsGrey() {
         // Every pair of a few greys, colours and alphas: greyTable is nil exactly where some pixel
         // of the table is not opaque grey, and otherwise holds each pixel's grey.
