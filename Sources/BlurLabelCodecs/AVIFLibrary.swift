@@ -25,6 +25,9 @@ struct AVIFLibrary: Sendable {
             UnsafeMutablePointer<avifEncoder>?, UnsafePointer<avifImage>?, UnsafeMutablePointer<avifRWData>?
         ) -> avifResult
     let encoderDestroy: @Sendable @convention(c) (UnsafeMutablePointer<avifEncoder>?) -> Void
+    let encoderSetCodecSpecificOption:
+        @Sendable @convention(c) (UnsafeMutablePointer<avifEncoder>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) ->
+            Void
     let decoderCreate: @Sendable @convention(c) () -> UnsafeMutablePointer<avifDecoder>?
     let decoderReadMemory:
         @Sendable @convention(c) (
@@ -67,6 +70,7 @@ struct AVIFLibrary: Sendable {
                     encoderCreate: symbol("avifEncoderCreate"),
                     encoderWrite: symbol("avifEncoderWrite"),
                     encoderDestroy: symbol("avifEncoderDestroy"),
+                    encoderSetCodecSpecificOption: symbol("avifEncoderSetCodecSpecificOption"),
                     decoderCreate: symbol("avifDecoderCreate"),
                     decoderReadMemory: symbol("avifDecoderReadMemory"),
                     decoderDestroy: symbol("avifDecoderDestroy"),
