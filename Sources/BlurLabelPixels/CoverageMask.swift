@@ -49,10 +49,14 @@ package struct CoverageMask: Equatable, Sendable {
             throw ImageError.invalidSize(width: pad < 0 ? width - 1 : Int.max, height: pad < 0 ? height - 1 : Int.max)
         }
         var out = try CoverageMask(width: width + grow.partialValue, height: height + grow.partialValue)
-        for y in 0..<height {
-            let src = y * width
-            let dst = (y + pad) * out.width + pad
-            out.values.replaceSubrange(dst..<(dst + width), with: values[src..<(src + width)])
+        let (rowBytes, outWidth) = (width, out.width)
+        values.withUnsafeBufferPointer { source in
+            out.values.withUnsafeMutableBufferPointer { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                for y in 0..<height {
+                    (to + (y + pad) * outWidth + pad).update(from: from + y * rowBytes, count: rowBytes)
+                }
+            }
         }
         return out
     }

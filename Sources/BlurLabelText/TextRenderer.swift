@@ -48,7 +48,18 @@ package struct InkEstimate: Sendable {
         var everyGlyph = 0
         var distinct = 0
         var uncached = 0
-        var seen = Set<GlyphRasterizer.Key>()
+        // The bitmaps already counted: a short text's few keys are compared one by one (a set
+        // hashed each key and grew three times: 1,500 instructions a glyph), a long one's hashed.
+        var seenFew: [GlyphRasterizer.Key] = []
+        var seenMany = Set<GlyphRasterizer.Key>()
+        let few = layout.glyphs.count <= 32
+        if few { seenFew.reserveCapacity(layout.glyphs.count) }
+        func firstSight(_ key: GlyphRasterizer.Key) -> Bool {
+            guard few else { return seenMany.insert(key).inserted }
+            if seenFew.contains(key) { return false }
+            seenFew.append(key)
+            return true
+        }
         var transient = 0
         var color = false
         for placed in layout.glyphs {
@@ -78,13 +89,13 @@ package struct InkEstimate: Sendable {
             let cacheLimit = extent.isColor ? GlyphWorkspace.colorCacheByteLimit : GlyphWorkspace.cacheByteLimit
             if extent.keptBytes > cacheLimit {
                 uncached += extent.keptBytes
-            } else if seen.insert(key).inserted {
+            } else if firstSight(key) {
                 distinct += extent.keptBytes
             }
         }
         // A glyph drawn again shares its cached bitmap, unless the thread's cache was emptied
         // (full) between the two: each emptying can make every distinct bitmap once more.
-        let emptyings = seen.count / 4096 + distinct / GlyphWorkspace.cacheByteLimit + 1
+        let emptyings = (few ? seenFew.count : seenMany.count) / 4096 + distinct / GlyphWorkspace.cacheByteLimit + 1
         width = minX < maxX ? maxX - minX : 0
         height = minX < maxX ? maxY - minY : 0
         glyphs = layout.glyphs.count
