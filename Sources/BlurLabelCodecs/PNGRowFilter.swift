@@ -67,7 +67,28 @@ package enum PNGRowFilter {
 
     /// Every row Paeth-filtered (PNG filter type 4), as libpng writes them when Paeth is the only
     /// filter allowed: one type byte then `rowBytes` bytes per row, from `out`. `SmallPNGWriter`.
+    /// By the CPU's widest kernel variant (`paeth_row`: AVX2 here, twice the baseline build's
+    /// width); the same bytes as `paethRowsInSwift` (PNGKernelsTests).
     package static func paethRows(
+        pixels: UnsafePointer<UInt8>,
+        rowBytes: Int,
+        bytesPerPixel: Int,
+        height: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
+        guard rowBytes > 0 else { return }
+        let p = Int32(min(bytesPerPixel, rowBytes))
+        let paeth = PNGKernels.active.paeth_row!
+        for y in 0..<height {
+            let row = pixels + y * rowBytes
+            let destination = out + y * (rowBytes + 1)
+            destination[0] = 4
+            paeth(row, y > 0 ? row - rowBytes : nil, Int32(rowBytes), p, destination + 1)
+        }
+    }
+
+    /// `paethRows` in Swift, compiled for the build's baseline: the kernels' reference.
+    package static func paethRowsInSwift(
         pixels: UnsafePointer<UInt8>,
         rowBytes: Int,
         bytesPerPixel: Int,

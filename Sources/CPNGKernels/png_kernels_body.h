@@ -48,6 +48,20 @@ static void PNG_VARIANT(paeth_rgb_from_rgba)(const uint8_t *row, const uint8_t *
     }
 }
 
+static void PNG_VARIANT(paeth_row)(const uint8_t *row, const uint8_t *above, int count, int bpp, uint8_t *out) {
+    /* Every input is an unfiltered byte, so each residual is independent of the others: one
+       plain loop the compiler vectorizes at the variant's width. */
+    if (!above) {
+        /* Zeros above: Paeth predicts the left neighbour (or 0 for the first pixel). */
+        for (int i = 0; i < bpp && i < count; i++) out[i] = row[i];
+        for (int i = bpp; i < count; i++) out[i] = (uint8_t)(row[i] - row[i - bpp]);
+        return;
+    }
+    for (int i = 0; i < bpp && i < count; i++) out[i] = (uint8_t)(row[i] - above[i]);
+    for (int i = bpp; i < count; i++) out[i] = paeth_residual(row[i], row[i - bpp], above[i], above[i - bpp]);
+}
+
 const png_kernels PNG_VARIANT(png_kernels) = {
     .paeth_rgb_from_rgba = PNG_VARIANT(paeth_rgb_from_rgba),
+    .paeth_row = PNG_VARIANT(paeth_row),
 };

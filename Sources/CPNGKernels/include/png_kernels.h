@@ -17,9 +17,15 @@ extern "C" {
    bytes (WholePNGWriter, RunDeflate). Exact integer arithmetic: the same bytes in every variant. */
 typedef void (*png_paeth_rgb_from_rgba_fn)(const uint8_t *row, const uint8_t *above, int width, uint8_t *out);
 
+/* The `count` bytes of `row` Paeth-filtered against `above` (NULL for the first row: zeros above),
+   `bpp` bytes a pixel (1 to 8), written at `out` without a type byte (SmallPNGWriter's rows, a
+   label's grey ones above all). The same bytes as PNGRowFilter's Swift loop in every variant. */
+typedef void (*png_paeth_row_fn)(const uint8_t *row, const uint8_t *above, int count, int bpp, uint8_t *out);
+
 /* One CPU variant's kernels. */
 typedef struct {
     png_paeth_rgb_from_rgba_fn paeth_rgb_from_rgba;
+    png_paeth_row_fn paeth_row;
 } png_kernels;
 
 /* The variant's kernels (`isa` numbered as bl_isa), or NULL for a variant not built for this
