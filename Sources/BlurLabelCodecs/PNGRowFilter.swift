@@ -76,14 +76,10 @@ package enum PNGRowFilter {
         height: Int,
         into out: UnsafeMutablePointer<UInt8>
     ) {
-        guard rowBytes > 0 else { return }
-        let p = Int32(min(bytesPerPixel, rowBytes))
         let paeth = PNGKernels.active.paeth_row!
-        for y in 0..<height {
-            let row = pixels + y * rowBytes
-            let destination = out + y * (rowBytes + 1)
-            destination[0] = 4
-            paeth(row, y > 0 ? row - rowBytes : nil, Int32(rowBytes), p, destination + 1)
+        let p = Int32(min(bytesPerPixel, rowBytes))
+        forEachRow(pixels: pixels, rowBytes: rowBytes, height: height, into: out) { row, above, destination in
+            paeth(row, above, Int32(rowBytes), p, destination)
         }
     }
 
@@ -95,22 +91,30 @@ package enum PNGRowFilter {
         height: Int,
         into out: UnsafeMutablePointer<UInt8>
     ) {
-        guard rowBytes > 0 else { return }
         let p = min(bytesPerPixel, rowBytes)
-        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-        zero.initialize(repeating: 0, count: rowBytes)
+        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rowBytes))
+        zero.initialize(repeating: 0, count: max(1, rowBytes))
         defer { zero.deallocate() }
+        forEachRow(pixels: pixels, rowBytes: rowBytes, height: height, into: out) { row, above, destination in
+            paethRow(row, above: above ?? UnsafePointer(zero), count: rowBytes, bytesPerPixel: p, into: destination)
+        }
+    }
+
+    /// Each row's type byte (4, Paeth) written, then `filter` called with the row, the row above
+    /// (nil for the first) and where its `rowBytes` filtered bytes go.
+    private static func forEachRow(
+        pixels: UnsafePointer<UInt8>,
+        rowBytes: Int,
+        height: Int,
+        into out: UnsafeMutablePointer<UInt8>,
+        _ filter: (UnsafePointer<UInt8>, UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>) -> Void
+    ) {
+        guard rowBytes > 0 else { return }
         for y in 0..<height {
             let row = pixels + y * rowBytes
             let destination = out + y * (rowBytes + 1)
             destination[0] = 4
-            paethRow(
-                row,
-                above: y > 0 ? UnsafePointer(row - rowBytes) : UnsafePointer(zero),
-                count: rowBytes,
-                bytesPerPixel: p,
-                into: destination + 1
-            )
+            filter(row, y > 0 ? row - rowBytes : nil, destination + 1)
         }
     }
 

@@ -86,23 +86,38 @@ enum Itemizer {
 
     /// Embedding levels per character and the paragraph's direction.
     static func bidiLevels(_ scalars: [UInt32], direction: TextDirection) -> ([UInt8], Bool) {
+        guard !scalars.isEmpty else { return ([], direction == .rtl) }
+        let types = bidiTypes(scalars)
+        // Not right to left, and nothing right to left, Arabic or explicit in it (a price, a Latin
+        // text): the paragraph is left to right and every character's level is 0 (rules P2-P3, W7,
+        // N1-N2, I1), so FriBiDi's resolution is not run. `BidiFastPathTests` holds the two equal.
+        if direction != .rtl && !types.contains(where: { bl_fribidi_type_may_raise_level($0) != 0 }) {
+            return ([UInt8](repeating: 0, count: scalars.count), false)
+        }
+        return resolvedLevels(scalars, types: types, direction: direction)
+    }
+
+    /// FriBiDi's bidi type of each character.
+    static func bidiTypes(_ scalars: [UInt32]) -> [FriBidiCharType] {
+        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: scalars.count)
+        scalars.withUnsafeBufferPointer { text in
+            fribidi_get_bidi_types(text.baseAddress, FriBidiStrIndex(scalars.count), &types)
+        }
+        return types
+    }
+
+    /// FriBiDi's resolution of the levels and the paragraph's direction, for any text.
+    static func resolvedLevels(
+        _ scalars: [UInt32],
+        types: [FriBidiCharType],
+        direction: TextDirection
+    ) -> ([UInt8], Bool) {
         let count = scalars.count
         var base: FriBidiParType
         switch direction {
         case .auto: base = bl_fribidi_par_on()
         case .ltr: base = bl_fribidi_par_ltr()
         case .rtl: base = bl_fribidi_par_rtl()
-        }
-        guard count > 0 else { return ([], direction == .rtl) }
-        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: count)
-        scalars.withUnsafeBufferPointer { text in
-            fribidi_get_bidi_types(text.baseAddress, FriBidiStrIndex(count), &types)
-        }
-        // Not right to left, and nothing right to left, Arabic or explicit in it (a price, a Latin
-        // text): the paragraph is left to right and every character's level is 0 (rules P2-P3, W7,
-        // N1-N2, I1), so FriBiDi's resolution is not run. `BidiFastPathTests` holds the two equal.
-        if direction != .rtl && !types.contains(where: { bl_fribidi_type_may_raise_level($0) != 0 }) {
-            return ([UInt8](repeating: 0, count: count), false)
         }
         var brackets = [FriBidiBracketType](repeating: 0, count: count)
         var levels = [FriBidiLevel](repeating: 0, count: count)

@@ -1,4 +1,3 @@
-import CFriBiDi
 import Testing
 
 @testable import BlurLabelText
@@ -10,22 +9,7 @@ import Testing
 struct BidiFastPathTests {
     /// FriBiDi's own levels, as `bidiLevels` computed them for every text before its shortcut.
     static func fribidiLevels(_ scalars: [UInt32], direction: TextDirection) -> ([UInt8], Bool) {
-        let count = scalars.count
-        var base: FriBidiParType
-        switch direction {
-        case .auto: base = bl_fribidi_par_on()
-        case .ltr: base = bl_fribidi_par_ltr()
-        case .rtl: base = bl_fribidi_par_rtl()
-        }
-        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: count)
-        var brackets = [FriBidiBracketType](repeating: 0, count: count)
-        var levels = [FriBidiLevel](repeating: 0, count: count)
-        _ = scalars.withUnsafeBufferPointer { text -> FriBidiLevel in
-            fribidi_get_bidi_types(text.baseAddress, FriBidiStrIndex(count), &types)
-            fribidi_get_bracket_types(text.baseAddress, FriBidiStrIndex(count), types, &brackets)
-            return fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(count), &base, &levels)
-        }
-        return (levels.map { UInt8(bitPattern: $0) }, bl_fribidi_dir_is_rtl(base) != 0)
+        Itemizer.resolvedLevels(scalars, types: Itemizer.bidiTypes(scalars), direction: direction)
     }
 
     @Test func levelsEqualFriBiDisForMixedTexts() {
