@@ -92,8 +92,8 @@ package enum PNGRowFilter {
         into out: UnsafeMutablePointer<UInt8>
     ) {
         let p = min(bytesPerPixel, rowBytes)
-        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rowBytes))
-        zero.initialize(repeating: 0, count: max(1, rowBytes))
+        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        zero.initialize(repeating: 0, count: rowBytes)
         defer { zero.deallocate() }
         forEachRow(pixels: pixels, rowBytes: rowBytes, height: height, into: out) { row, above, destination in
             paethRow(row, above: above ?? UnsafePointer(zero), count: rowBytes, bytesPerPixel: p, into: destination)

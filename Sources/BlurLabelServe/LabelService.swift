@@ -196,17 +196,13 @@ final class LabelService: Sendable {
         }
         let response: HTTPResponse
         do {
-            let started = ProcessMetrics.monotonicSeconds()
-            let file = ResponseBytes(
-                try metrics.rendering {
-                    try workspaces.lend {
-                        try URLLabelOptions.file(label.options, text: label.text, encoding: encoding, budget: budget)
-                    }
+            let (bytes, seconds) = try metrics.rendering(format: encoding.format.name) {
+                try workspaces.lend {
+                    try URLLabelOptions.file(label.options, text: label.text, encoding: encoding, budget: budget)
                 }
-            )
-            let seconds = ProcessMetrics.monotonicSeconds() - started
+            }
+            let file = ResponseBytes(bytes)
             inline.record(InlineRenders.shape(flight), textBytes: label.text.utf8.count, seconds: seconds)
-            metrics.rendered(format: encoding.format.name, seconds: seconds, bytes: file.count)
             let type = encoding.format.mediaType
             cache?.insert(cacheKey, PNGCache.Entry(png: file, etag: etag, contentType: type, negotiated: negotiated))
             response = HTTPResponse(status: .ok, headers: [("Content-Type", type)] + headers, content: file)

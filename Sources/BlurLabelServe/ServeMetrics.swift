@@ -71,31 +71,33 @@ final class ServeMetrics: Sendable {
         }
     }
 
-    /// Runs a render, counting it and its time (apart from the request's: the time in the queue
-    /// and on the connection is not in it).
-    func rendering<T>(_ render: () throws -> T) rethrows -> T {
+    /// Runs the render of a picture in format `name` (`PictureFormat.name`), timing it apart from
+    /// the request (the time in the queue and on the connection is not in it): the time is
+    /// observed whether or not it throws; a picture made is counted, in all and by format with its
+    /// seconds and its `bytes`, so an operator sees what each format costs and weighs. Returns the
+    /// picture and the render's seconds.
+    func rendering(format name: String, _ render: () throws -> [UInt8]) rethrows -> (file: [UInt8], seconds: Double) {
         let started = ProcessMetrics.monotonicSeconds()
-        defer {
+        let file: [UInt8]
+        do {
+            file = try render()
+        } catch {
             let seconds = ProcessMetrics.monotonicSeconds() - started
             state.withLock { $0.renderTimes.observe(seconds) }
+            throw error
         }
-        let result = try render()
-        rendered()
-        return result
-    }
-
-    /// Counts one rendered picture of format `name` (`PictureFormat.name`): its render's
-    /// `seconds` and its `bytes`, so an operator sees what each format costs and weighs.
-    func rendered(format name: String, seconds: Double, bytes: Int) {
+        let seconds = ProcessMetrics.monotonicSeconds() - started
         state.withLock { state in
+            state.renderTimes.observe(seconds)
+            state.renders += 1
             let known = state.formats[name] ?? (0, 0, 0)
-            state.formats[name] = (known.renders + 1, known.seconds + seconds, known.bytes + bytes)
+            state.formats[name] = (known.renders + 1, known.seconds + seconds, known.bytes + file.count)
         }
+        return (file, seconds)
     }
 
     func cacheHit() { state.withLock { $0.cacheHits += 1 } }
     func cacheMiss() { state.withLock { $0.cacheMisses += 1 } }
-    func rendered() { state.withLock { $0.renders += 1 } }
 
     /// The exposition text, with the gauges read now.
     func text(cache: PNGCache?, queue: (waiting: Int, running: Int), inFlight: Int) -> String {
