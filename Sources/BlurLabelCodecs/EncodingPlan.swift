@@ -64,8 +64,8 @@ enum EncodingPlan: Equatable, Sendable {
     /// - from `PNGEncoder.parallelImagePixels` pixels: `ParallelPNGWriter`, zlib on every core;
     /// - otherwise as below.
     /// Then libpng's settings (`.automatic`: run-length with Paeth for a label, palettes
-    /// unfiltered; the standard strategy above), written by `SmallPNGWriter` (libdeflate, the same
-    /// filtered rows) where they are run-length with one filter it writes, a level from 1 and a
+    /// unfiltered; the standard strategy above), written by `SmallPNGWriter` (runs for 8-bit Paeth
+    /// rows at levels 1–6, else libdeflate; the same filtered rows) where they are run-length with one filter it writes, a level from 1 and a
     /// label's size at most, else by libpng (level 0, other strategies or filters, `libpngOnly`).
     private static func pngPlan(pixels: Int, colors: PNGColorPlan, encoder: PNGEncoder, caller: Caller) -> PNGWritePlan
     {
@@ -87,7 +87,7 @@ enum EncodingPlan: Equatable, Sendable {
         if strategy == .runLength, level > 0, small, !encoder.libpngOnly,
             let filter = PNGWritePlan.singleFilter(filters, colors: colors)
         {
-            return .small(filter, libdeflateLevel: SmallPNGWriter.deflateLevel(level))
+            return .small(filter, SmallPNGWriter.deflater(level, filter: filter, colors: colors))
         }
         return .libpng(filters: filters, strategy: strategy, zlibLevel: level)
     }
@@ -95,12 +95,12 @@ enum EncodingPlan: Equatable, Sendable {
 
 /// A PNG file's writer, with the deflater and level it compresses the filtered rows at.
 enum PNGWritePlan: Equatable, Sendable {
-    /// `SmallPNGWriter`: every row with this filter, the whole image compressed by libdeflate at
-    /// this level in one call (libpng's chunks and filtered rows).
-    case small(SmallPNGWriter.RowFilter, libdeflateLevel: Int32)
+    /// `SmallPNGWriter`: every row with this filter, the whole image compressed in one call by
+    /// this deflater (libpng's chunks and filtered rows).
+    case small(SmallPNGWriter.RowFilter, PNGDeflater)
     /// `WholePNGWriter`: Paeth (minimum-sum for palettes and grey under 8 bits), on the calling
     /// thread.
-    case whole(WholePNGWriter.Deflater)
+    case whole(PNGDeflater)
     /// `ParallelPNGWriter`: libpng's minimum-sum filters, 1 MiB pieces deflated by zlib at this
     /// level on every core, joined.
     case parallel(zlibLevel: Int)

@@ -11,7 +11,7 @@ extension PNGEncoder {
         let height = mask.height
         // Only where `encode` would hand this image to `SmallPNGWriter` too: the same plan.
         guard levels.count == 256, width > 0, height > 0,
-            case let .png(.small(filter, level)) = EncodingPlan.choose(
+            case let .png(.small(filter, deflater)) = EncodingPlan.choose(
                 .png,
                 pixels: width * height,
                 colors: .grey(bitDepth: 8),
@@ -48,7 +48,7 @@ extension PNGEncoder {
             filter: filter,
             paletteRGB: [],
             paletteAlpha: [],
-            libdeflateLevel: level
+            deflater: deflater
         )
     }
 

@@ -131,7 +131,7 @@ public struct PNGEncoder: Sendable {
                 level: level,
                 threads: defaultThreadCount
             )
-        case let .small(filter, level):
+        case let .small(filter, deflater):
             let (rows, rowBytes) = Self.packRows(image, plan: colors)
             guard
                 let file = SmallPNGWriter.encode(
@@ -143,7 +143,7 @@ public struct PNGEncoder: Sendable {
                     filter: filter,
                     paletteRGB: paletteRGB,
                     paletteAlpha: paletteAlpha,
-                    libdeflateLevel: level
+                    deflater: deflater
                 )
             else { throw PNGError.encodeFailed(reason: "libdeflate could not make a compressor") }
             return file

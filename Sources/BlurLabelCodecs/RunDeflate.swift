@@ -5,9 +5,9 @@ import CDeflate
 /// before, each block's own Huffman tables. `WholePNGWriter`'s level 1: on a
 /// 3840×2160 screenshot's Paeth-filtered blur frames about 3× as fast as libdeflate's level 1,
 /// with files no larger (Benchmarks/README.md, "Animate"). The bytes depend only on the input.
-enum RunDeflate {
+package enum RunDeflate {
     /// Scratch bytes `zlibCompress` needs beside its output (the tokens of one block).
-    static let scratchBytes = RunDeflateEncoder.blockBytes * MemoryLayout<UInt16>.stride
+    package static let scratchBytes = RunDeflateEncoder.blockBytes * MemoryLayout<UInt16>.stride
 
     /// The most bytes `zlibCompress` writes for `count` bytes.
     static func zlibBound(count: Int) -> Int {
@@ -16,7 +16,7 @@ enum RunDeflate {
 
     /// The zlib stream of the `count` bytes at `data`, written to `out` (at least `zlibBound`
     /// bytes), with `scratch` (`scratchBytes`, 2-byte aligned); its length.
-    static func zlibCompress(
+    package static func zlibCompress(
         _ data: UnsafePointer<UInt8>,
         count: Int,
         into out: UnsafeMutablePointer<UInt8>,
@@ -27,6 +27,18 @@ enum RunDeflate {
         append(data, count: count, to: &encoder, last: true, tokens: tokens)
         let written = 2 + encoder.finish()
         return finish(out, written: written, checksum: libdeflate_adler32(1, data, count))
+    }
+
+    /// The zlib stream of the `count` bytes at `data` (a label's filtered rows: scratch for
+    /// their tokens only, on the stack where it fits).
+    static func zlibStream(_ data: UnsafePointer<UInt8>, count: Int) -> [UInt8] {
+        let bound = zlibBound(count: count)
+        let tokens = max(1, min(count, RunDeflateEncoder.blockBytes))
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: tokens) { scratch in
+            [UInt8].uninitialized(count: bound) { out, initialized in
+                initialized = zlibCompress(data, count: count, into: out.baseAddress!, scratch: UnsafeMutableRawPointer(scratch.baseAddress!))
+            }
+        }
     }
 
     /// Rows of opaque RGB made a block at a time: `blockRows` rows, at most one block's bytes.

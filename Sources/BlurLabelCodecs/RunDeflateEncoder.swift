@@ -40,11 +40,12 @@ package struct RunDeflateEncoder {
         tokens: UnsafeMutablePointer<UInt16>
     ) {
         precondition(count <= Self.blockBytes)
-        var counts = [UInt32](repeating: 0, count: Huffman.literalLengthSymbols)
-        let tokenCount = counts.withUnsafeMutableBufferPointer {
-            Self.tokenize(input, count: count, previous: previous, tokens: tokens, counts: $0.baseAddress!)
+        withUnsafeTemporaryAllocation(byteCount: BlockTables.bytes, alignment: 16) { raw in
+            let tables = BlockTables(raw.baseAddress!)
+            tables.counts.initialize(repeating: 0, count: Huffman.literalLengthSymbols)
+            let tokenCount = Self.tokenize(input, count: count, previous: previous, tokens: tokens, counts: tables.counts)
+            writeBlock(tokens: tokens, tokenCount: tokenCount, tables: tables, input: input, count: count, final: final)
         }
-        writeBlock(tokens: tokens, tokenCount: tokenCount, counts: &counts, input: input, count: count, final: final)
         if count > 0 { previous = input[count - 1] }
     }
 
@@ -56,11 +57,13 @@ package struct RunDeflateEncoder {
 
     // MARK: - tokens
 
-    /// A token is a literal byte (below 256) or a run of the byte before: 0x8000 | length (3–258).
-    private static let runFlag: UInt16 = 0x8000
+    /// A token is a literal byte (below 256) or a run of the byte before: 256 + its length (3–258).
+    private static let runBase: UInt16 = 256
 
     /// The tokens of the `count` bytes at `input`, the byte before them `previous`; counts the
-    /// symbols they use.
+    /// symbols they use. Greedy: a run wherever at least 3 bytes repeat the byte before, else a
+    /// literal. Eight bytes are read at a time, and the first six of them are literals together
+    /// when no run starts among them.
     private static func tokenize(
         _ input: UnsafePointer<UInt8>,
         count: Int,
@@ -77,29 +80,43 @@ package struct RunDeflateEncoder {
             n = 1
         }
         let first = previous ?? 0
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         while i < count {
             let before = i > 0 ? input[i &- 1] : first
-            if input[i] == before {
-                let limit = min(count &- i, 258)
-                var length = 0
-                let pattern = 0x0101_0101_0101_0101 &* UInt64(before)
-                while true {
-                    if length &+ 8 <= limit {
-                        let word =
-                            UInt64(littleEndian: UnsafeRawPointer(input + i + length).loadUnaligned(as: UInt64.self))
-                            ^ pattern
-                        if word != 0 {
-                            length &+= word.trailingZeroBitCount &>> 3
-                            break
-                        }
-                        length &+= 8
-                    } else {
-                        while length < limit && input[i &+ length] == before { length &+= 1 }
-                        break
-                    }
+            if i &+ 8 <= count {
+                // Byte k of `same` is 0x80 where input[i + k] equals the byte before it.
+                let word = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
+                let shifted = word &<< 8 | UInt64(before)
+                let difference = word ^ shifted
+                let same = ~(((difference & low7) &+ low7) | difference | low7)
+                // Where a run of at least 3 starts: that byte and the two after it repeat.
+                let starts = same & (same &>> 8) & (same &>> 16) & 0x0000_8080_8080_8080
+                // The eight bytes as tokens in one store (those past the literals are written
+                // again later).
+                let wide = SIMD8<UInt16>(truncatingIfNeeded: unsafeBitCast(word, to: SIMD8<UInt8>.self))
+                UnsafeMutableRawPointer(tokens + n).storeBytes(of: wide, as: SIMD8<UInt16>.self)
+                if starts == 0 {
+                    for k in 0..<6 { counts[Int(truncatingIfNeeded: (word &>> UInt64(8 &* k)) & 0xFF)] &+= 1 }
+                    n &+= 6
+                    i &+= 6
+                    continue
                 }
+                let literals = starts.trailingZeroBitCount &>> 3
+                for k in 0..<literals { counts[Int(truncatingIfNeeded: (word &>> UInt64(8 &* k)) & 0xFF)] &+= 1 }
+                let runByte = literals == 0 ? before : input[i &+ literals &- 1]
+                n &+= literals
+                i &+= literals
+                let length = runLength(input + i, limit: min(count &- i, 258), of: runByte)
+                tokens[n] = runBase &+ UInt16(length)
+                n &+= 1
+                counts[257 &+ LengthCode(length).index] &+= 1
+                i &+= length
+                continue
+            }
+            if input[i] == before {
+                let length = runLength(input + i, limit: min(count &- i, 258), of: before)
                 if length >= 3 {
-                    tokens[n] = runFlag | UInt16(length)
+                    tokens[n] = runBase &+ UInt16(length)
                     n &+= 1
                     counts[257 &+ LengthCode(length).index] &+= 1
                     i &+= length
@@ -114,36 +131,63 @@ package struct RunDeflateEncoder {
         return n
     }
 
+    /// How many of the (at most `limit`) bytes at `bytes` are `byte`, from the first on.
+    @inline(__always)
+    private static func runLength(_ bytes: UnsafePointer<UInt8>, limit: Int, of byte: UInt8) -> Int {
+        var length = 0
+        let pattern = 0x0101_0101_0101_0101 &* UInt64(byte)
+        while length &+ 8 <= limit {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + length).loadUnaligned(as: UInt64.self)) ^ pattern
+            if word != 0 { return length &+ (word.trailingZeroBitCount &>> 3) }
+            length &+= 8
+        }
+        while length < limit && bytes[length] == byte { length &+= 1 }
+        return length
+    }
+
     // MARK: - blocks
 
     /// The order in which a block's header gives the code-length code's lengths (RFC 1951 3.2.7).
     private static let codeLengthOrder: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
-    /// One block of `tokens` (made from `count` bytes at `input`): dynamic Huffman, or stored if
-    /// that is smaller.
+    /// One block of `tokens` (made from `count` bytes at `input`, their symbols counted in
+    /// `tables.counts`): dynamic Huffman, or stored if that is smaller.
     private mutating func writeBlock(
         tokens: UnsafeMutablePointer<UInt16>,
         tokenCount: Int,
-        counts: inout [UInt32],
+        tables: BlockTables,
         input: UnsafePointer<UInt8>,
         count: Int,
         final: Bool
     ) {
+        let counts = tables.counts
+        let lengths = tables.lengths
         counts[Huffman.endOfBlock] = 1
-        var lengths = Huffman.codeLengths(counts, limit: Huffman.maximumCodeLength)
-        let codes = Huffman.canonicalCodes(lengths)
+        Huffman.codeLengths(
+            counts,
+            count: Huffman.literalLengthSymbols,
+            limit: Huffman.maximumCodeLength,
+            into: lengths,
+            scratch: tables.huffman
+        )
+        let codes = tables.codes
+        Huffman.canonicalCodes(lengths, count: Huffman.literalLengthSymbols, into: codes)
         var literalCount = Huffman.literalLengthSymbols
         while literalCount > 257 && lengths[literalCount - 1] == 0 { literalCount -= 1 }
         // Two distance codes of one bit each (a complete code); runs use code 0, distance 1.
-        lengths.removeSubrange(literalCount...)
-        lengths += [1, 1]
+        lengths[literalCount] = 1
+        lengths[literalCount + 1] = 1
         let total = literalCount + 2
 
         // The code lengths, run-length coded (16: repeat 3-6, 17: 3-10 zeros, 18: 11-138 zeros).
-        var symbols: [UInt8] = []
-        var extras: [UInt8] = []
-        symbols.reserveCapacity(total)
-        extras.reserveCapacity(total)
+        let symbols = tables.symbols
+        let extras = tables.extras
+        var symbolCount = 0
+        func emit(_ symbol: UInt8, _ extra: Int) {
+            symbols[symbolCount] = symbol
+            extras[symbolCount] = UInt8(extra)
+            symbolCount += 1
+        }
         var i = 0
         while i < total {
             let value = lengths[i]
@@ -153,36 +197,34 @@ package struct RunDeflateEncoder {
             if value == 0 {
                 while run >= 11 {
                     let piece = min(run, 138)
-                    symbols.append(18)
-                    extras.append(UInt8(piece - 11))
+                    emit(18, piece - 11)
                     run -= piece
                 }
                 if run >= 3 {
-                    symbols.append(17)
-                    extras.append(UInt8(run - 3))
+                    emit(17, run - 3)
                     run = 0
                 }
             } else {
-                symbols.append(value)
-                extras.append(0)
+                emit(value, 0)
                 run -= 1
                 while run >= 3 {
                     let piece = min(run, 6)
-                    symbols.append(16)
-                    extras.append(UInt8(piece - 3))
+                    emit(16, piece - 3)
                     run -= piece
                 }
             }
             while run > 0 {
-                symbols.append(value)
-                extras.append(0)
+                emit(value, 0)
                 run -= 1
             }
         }
-        var codeLengthCounts = [UInt32](repeating: 0, count: 19)
-        for symbol in symbols { codeLengthCounts[Int(symbol)] += 1 }
-        let codeLengthLengths = Huffman.codeLengths(codeLengthCounts, limit: 7)
-        let codeLengthCodes = Huffman.canonicalCodes(codeLengthLengths)
+        let codeLengthCounts = tables.codeLengthCounts
+        codeLengthCounts.initialize(repeating: 0, count: 19)
+        for k in 0..<symbolCount { codeLengthCounts[Int(symbols[k])] += 1 }
+        let codeLengthLengths = tables.codeLengthLengths
+        Huffman.codeLengths(codeLengthCounts, count: 19, limit: 7, into: codeLengthLengths, scratch: tables.huffman)
+        let codeLengthCodes = tables.codeLengthCodes
+        Huffman.canonicalCodes(codeLengthLengths, count: 19, into: codeLengthCodes)
         var codeLengthCount = 19
         while codeLengthCount > 4 && codeLengthLengths[Self.codeLengthOrder[codeLengthCount - 1]] == 0 {
             codeLengthCount -= 1
@@ -190,7 +232,8 @@ package struct RunDeflateEncoder {
 
         // The block's size in bits, to choose between it and stored bytes.
         var size = UInt64(3 + 5 + 5 + 4 + 3 * codeLengthCount)
-        for symbol in symbols {
+        for k in 0..<symbolCount {
+            let symbol = symbols[k]
             size += UInt64(codeLengthLengths[Int(symbol)]) + Self.repeatExtraBits(symbol)
         }
         for s in 0..<257 { size += UInt64(counts[s]) * UInt64(lengths[s]) }
@@ -210,45 +253,40 @@ package struct RunDeflateEncoder {
         writer.put(1, 5)
         writer.put(UInt64(codeLengthCount - 4), 4)
         for k in 0..<codeLengthCount { writer.put(UInt64(codeLengthLengths[Self.codeLengthOrder[k]]), 3) }
-        for (k, symbol) in symbols.enumerated() {
-            let s = Int(symbol)
+        for k in 0..<symbolCount {
+            let s = Int(symbols[k])
             writer.put(UInt64(codeLengthCodes[s]), Int(codeLengthLengths[s]))
-            let extra = Self.repeatExtraBits(symbol)
+            let extra = Self.repeatExtraBits(symbols[k])
             if extra > 0 { writer.put(UInt64(extras[k]), Int(extra)) }
         }
-        writeTokens(tokens, count: tokenCount, codes: codes, lengths: lengths)
+        writeTokens(tokens, count: tokenCount, codes: codes, lengths: lengths, table: tables.tokenCodes)
         writer.put(UInt64(codes[Huffman.endOfBlock]), Int(lengths[Huffman.endOfBlock]))
     }
 
-    /// The block's tokens in its codes: the hot loop, over unsafe pointers and a local writer.
+    /// The block's tokens in its codes: first each token's bits and their number, a table of
+    /// 256 literals and 256 run lengths (a run's length code, its extra bits and the distance
+    /// code's one 0 bit: at most 15 + 5 + 1 bits), then one lookup and one write a token.
     private mutating func writeTokens(
         _ tokens: UnsafeMutablePointer<UInt16>,
         count: Int,
-        codes: [UInt16],
-        lengths: [UInt8]
+        codes: UnsafeMutablePointer<UInt16>,
+        lengths: UnsafeMutablePointer<UInt8>,
+        table: UnsafeMutablePointer<UInt32>
     ) {
+        for s in 0..<256 { table[s] = UInt32(codes[s]) | UInt32(lengths[s]) &<< 24 }
+        for run in 3...258 {
+            let lengthCode = LengthCode(run)
+            let symbol = 257 &+ lengthCode.index
+            let bits = Int(lengths[symbol])
+            guard bits > 0 else { continue }
+            table[256 &+ run] =
+                (UInt32(codes[symbol]) | UInt32(lengthCode.extra) &<< UInt32(bits))
+                | UInt32(bits &+ lengthCode.extraBits &+ 1) &<< 24
+        }
         var w = writer
-        codes.withUnsafeBufferPointer { codeBuffer in
-            lengths.withUnsafeBufferPointer { lengthBuffer in
-                let code = codeBuffer.baseAddress!
-                let length = lengthBuffer.baseAddress!
-                for k in 0..<count {
-                    let token = tokens[k]
-                    if token < 256 {
-                        w.put(UInt64(code[Int(token)]), Int(length[Int(token)]))
-                    } else {
-                        let run = Int(token & ~Self.runFlag)
-                        let lengthCode = LengthCode(run)
-                        let symbol = 257 &+ lengthCode.index
-                        let bits = Int(length[symbol])
-                        // Code, extra bits and the distance code's one 0 bit: at most 15 + 5 + 1 bits.
-                        w.put(
-                            UInt64(code[symbol]) | UInt64(lengthCode.extra) &<< UInt64(bits),
-                            bits &+ lengthCode.extraBits &+ 1
-                        )
-                    }
-                }
-            }
+        for k in 0..<count {
+            let entry = table[Int(tokens[k])]
+            w.put(UInt64(entry & 0xFF_FFFF), Int(entry &>> 24))
         }
         writer = w
     }
@@ -261,6 +299,52 @@ package struct RunDeflateEncoder {
         case 18: 7
         default: 0
         }
+    }
+}
+
+/// A block's tables, carved from one temporary allocation (`bytes`): its symbol counts, code
+/// lengths and codes, the code-length code's, each token's bits, and the Huffman construction's
+/// scratch.
+private struct BlockTables {
+    static let symbols = Huffman.literalLengthSymbols
+    /// Code-length symbols a block may need: one a length at most (lengths and the two distance codes).
+    static let codeLengthSymbols = symbols + 2
+    /// Token values: literals, then 256 + a run's length (at most 258).
+    static let tokenValues = 256 + 259 + 1
+    static let bytes =
+        Huffman.Scratch.bytes(symbols: symbols) + symbols * 4 + tokenValues * 4 + 19 * 4 + symbols * 2 + 19 * 2
+        + 19 + (symbols + 2) + 2 * codeLengthSymbols
+
+    let counts: UnsafeMutablePointer<UInt32>
+    let codes: UnsafeMutablePointer<UInt16>
+    let tokenCodes: UnsafeMutablePointer<UInt32>
+    let huffman: Huffman.Scratch
+    let codeLengthCounts: UnsafeMutablePointer<UInt32>
+    let codeLengthCodes: UnsafeMutablePointer<UInt16>
+    let codeLengthLengths: UnsafeMutablePointer<UInt8>
+    let lengths: UnsafeMutablePointer<UInt8>
+    let symbols: UnsafeMutablePointer<UInt8>
+    let extras: UnsafeMutablePointer<UInt8>
+
+    init(_ raw: UnsafeMutableRawPointer) {
+        var at = raw
+        func take<T>(_: T.Type, _ count: Int) -> UnsafeMutablePointer<T> {
+            let pointer = at.bindMemory(to: T.self, capacity: count)
+            at += count * MemoryLayout<T>.stride
+            return pointer
+        }
+        // Widest first, so that each stays aligned.
+        huffman = Huffman.Scratch(at, symbols: Self.symbols)
+        at += Huffman.Scratch.bytes(symbols: Self.symbols)
+        counts = take(UInt32.self, Self.symbols)
+        tokenCodes = take(UInt32.self, Self.tokenValues)
+        codeLengthCounts = take(UInt32.self, 19)
+        codes = take(UInt16.self, Self.symbols)
+        codeLengthCodes = take(UInt16.self, 19)
+        codeLengthLengths = take(UInt8.self, 19)
+        lengths = take(UInt8.self, Self.symbols + 2)
+        symbols = take(UInt8.self, Self.codeLengthSymbols)
+        extras = take(UInt8.self, Self.codeLengthSymbols)
     }
 }
 
@@ -350,13 +434,40 @@ private enum Huffman {
     static let endOfBlock = 256
     static let maximumCodeLength = 15
 
-    /// Code lengths of at most `limit` bits for the symbols of `counts`: the two-queue
-    /// construction over the counts sorted (count, symbol), the counts halved (each kept at least
-    /// 1) until the longest code fits. At least two symbols get a length, so the code is complete.
-    static func codeLengths(_ counts: [UInt32], limit: Int) -> [UInt8] {
-        let n = counts.count
-        var frequency = counts
-        var used = frequency.reduce(0) { $0 + ($1 != 0 ? 1 : 0) }
+    /// The construction's working arrays for up to `symbols` symbols, in memory the caller owns.
+    struct Scratch {
+        let frequency: UnsafeMutablePointer<UInt32>
+        let leaves: UnsafeMutablePointer<UInt64>
+        let weight: UnsafeMutablePointer<UInt64>
+        let parent: UnsafeMutablePointer<Int32>
+        let depth: UnsafeMutablePointer<Int32>
+
+        static func bytes(symbols: Int) -> Int { symbols * (4 + 8) + 2 * symbols * (8 + 4 + 4) }
+
+        init(_ raw: UnsafeMutableRawPointer, symbols: Int) {
+            leaves = raw.bindMemory(to: UInt64.self, capacity: symbols)
+            weight = (raw + symbols * 8).bindMemory(to: UInt64.self, capacity: 2 * symbols)
+            parent = (raw + symbols * 24).bindMemory(to: Int32.self, capacity: 2 * symbols)
+            depth = (raw + symbols * 32).bindMemory(to: Int32.self, capacity: 2 * symbols)
+            frequency = (raw + symbols * 40).bindMemory(to: UInt32.self, capacity: symbols)
+        }
+    }
+
+    /// Code lengths of at most `limit` bits for the `n` symbols of `counts`, into `lengths`: the
+    /// two-queue construction over the counts sorted (count, symbol), the counts halved (each
+    /// kept at least 1) until the longest code fits. At least two symbols get a length, so the
+    /// code is complete.
+    static func codeLengths(
+        _ counts: UnsafeMutablePointer<UInt32>,
+        count n: Int,
+        limit: Int,
+        into lengths: UnsafeMutablePointer<UInt8>,
+        scratch: Scratch
+    ) {
+        let frequency = scratch.frequency
+        frequency.update(from: counts, count: n)
+        var used = 0
+        for s in 0..<n where frequency[s] != 0 { used += 1 }
         var i = 0
         while used < 2 && i < n {
             if frequency[i] == 0 {
@@ -365,20 +476,19 @@ private enum Huffman {
             }
             i += 1
         }
-        var lengths = [UInt8](repeating: 0, count: n)
-        var weight = [UInt64](repeating: 0, count: 2 * n)
-        var parent = [Int](repeating: 0, count: 2 * n)
-        var depth = [Int](repeating: 0, count: 2 * n)
-        var leaves: [UInt64] = []  // count << 16 | symbol: sorting them sorts by (count, symbol)
-        leaves.reserveCapacity(n)
+        let (leaves, weight, parent, depth) = (scratch.leaves, scratch.weight, scratch.parent, scratch.depth)
         while true {
-            leaves.removeAll(keepingCapacity: true)
+            var m = 0
             for s in 0..<n {
                 lengths[s] = 0
-                if frequency[s] != 0 { leaves.append(UInt64(frequency[s]) << 16 | UInt64(s)) }
+                // count << 16 | symbol: sorting them sorts by (count, symbol)
+                if frequency[s] != 0 {
+                    leaves[m] = UInt64(frequency[s]) << 16 | UInt64(s)
+                    m += 1
+                }
             }
-            leaves.sort()
-            let m = leaves.count
+            var sorted = UnsafeMutableBufferPointer(start: leaves, count: m)
+            sorted.sort()
             for k in 0..<m { weight[k] = leaves[k] >> 16 }
             var nextLeaf = 0
             var nextNode = m
@@ -397,48 +507,60 @@ private enum Huffman {
                     if j == 0 { pick.0 = chosen } else { pick.1 = chosen }
                 }
                 weight[end] = weight[pick.0] + weight[pick.1]
-                parent[pick.0] = end
-                parent[pick.1] = end
+                parent[pick.0] = Int32(end)
+                parent[pick.1] = Int32(end)
                 end += 1
             }
             depth[end - 1] = 0
-            var longest = 0
+            var longest: Int32 = 0
             var k = end - 2
             while k >= 0 {
-                depth[k] = depth[parent[k]] + 1
+                depth[k] = depth[Int(parent[k])] + 1
                 k -= 1
             }
             for k in 0..<m {
                 lengths[Int(leaves[k] & 0xFFFF)] = UInt8(depth[k])
                 longest = max(longest, depth[k])
             }
-            if longest <= limit { return lengths }
+            if Int(longest) <= limit { return }
             for s in 0..<n where frequency[s] != 0 { frequency[s] = (frequency[s] + 1) >> 1 }
         }
     }
 
-    /// Canonical codes for `lengths`, bit-reversed for writing least significant bit first.
-    static func canonicalCodes(_ lengths: [UInt8]) -> [UInt16] {
-        var perLength = [Int](repeating: 0, count: maximumCodeLength + 1)
-        var next = [Int](repeating: 0, count: maximumCodeLength + 1)
-        for length in lengths { perLength[Int(length)] += 1 }
-        perLength[0] = 0
-        var code = 0
-        for bits in 1...maximumCodeLength {
-            code = (code + perLength[bits - 1]) << 1
-            next[bits] = code
-        }
-        var codes = [UInt16](repeating: 0, count: lengths.count)
-        for (s, length) in lengths.enumerated() where length > 0 {
-            var value = next[Int(length)]
-            next[Int(length)] += 1
-            var reversed = 0
-            for _ in 0..<Int(length) {
-                reversed = (reversed << 1) | (value & 1)
-                value >>= 1
+    /// Canonical codes for the `n` `lengths`, bit-reversed for writing least significant bit first.
+    static func canonicalCodes(_ lengths: UnsafeMutablePointer<UInt8>, count n: Int, into codes: UnsafeMutablePointer<UInt16>) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (maximumCodeLength + 1)) { buffer in
+            let perLength = buffer.baseAddress!
+            let next = perLength + maximumCodeLength + 1
+            perLength.initialize(repeating: 0, count: maximumCodeLength + 1)
+            for s in 0..<n { perLength[Int(lengths[s])] += 1 }
+            perLength[0] = 0
+            var code: UInt32 = 0
+            for bits in 1...maximumCodeLength {
+                code = (code + perLength[bits - 1]) << 1
+                next[bits] = code
             }
-            codes[s] = UInt16(reversed)
+            for s in 0..<n {
+                let length = Int(lengths[s])
+                guard length > 0 else {
+                    codes[s] = 0
+                    continue
+                }
+                let value = next[length]
+                next[length] += 1
+                // The code's `length` bits reversed: all 32 reversed, then shifted down.
+                codes[s] = UInt16(truncatingIfNeeded: reversed32(value) >> UInt32(32 - length))
+            }
         }
-        return codes
+    }
+
+    /// `value`'s 32 bits in the opposite order.
+    @inline(__always)
+    static func reversed32(_ value: UInt32) -> UInt32 {
+        var v = value
+        v = (v >> 1) & 0x5555_5555 | (v & 0x5555_5555) << 1
+        v = (v >> 2) & 0x3333_3333 | (v & 0x3333_3333) << 2
+        v = (v >> 4) & 0x0F0F_0F0F | (v & 0x0F0F_0F0F) << 4
+        return v.byteSwapped
     }
 }

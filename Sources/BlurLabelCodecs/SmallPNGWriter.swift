@@ -1,19 +1,21 @@
-/// PNG files for small images (labels), compressed whole by libdeflate in one call, without
-/// libpng's per-row path: the row filter is one vectorised Swift loop, and libdeflate
-/// (Debian's libdeflate-dev, linked from its static archive) compresses the filtered image
-/// straight from memory, where zlib streamed it. On a 48 px price tag's 13.8 KB of filtered rows,
-/// libdeflate's level 1 wrote 6,086 bytes against zlib's 6,542 with the run-length strategy the
-/// writer used before, with about 40% fewer instructions (Benchmarks/README.md).
+/// PNG files for small images (labels), compressed whole in one call, without libpng's per-row
+/// path: the row filter is one vectorised Swift loop, and the filtered image is compressed
+/// straight from memory, where zlib streamed it: Paeth-filtered 8-bit rows at levels 1–6 (the default)
+/// by `RunDeflate` (runs of the byte before, as zlib's run-length strategy that libpng used here,
+/// with each block's optimal Huffman tables), everything else by libdeflate (Debian's
+/// libdeflate-dev, linked from its static archive): `deflater` chooses. On blurred grey price
+/// tags runs take about 45% less time than libdeflate's level 1 for bytes within 1%
+/// (Benchmarks/README.md, "A label's deflate").
 ///
 /// The same pixels and the same filtered data as libpng (`SmallPNGWriterTests` decodes both over
 /// every colour plan, bit depth and size class): the chunks libpng writes for these images (IHDR,
 /// PLTE and tRNS for a palette, IDAT, IEND), the zlib header narrowed to the smallest window that
 /// holds the data (as libpng does), IDAT chunks of 8,192 bytes, and libpng's rule that a
 /// one-pixel-wide or one-row image is not Paeth-filtered; files no larger than libpng's with
-/// zlib's run-length strategy. Handled: images up to `PNGEncoder.smallImagePixels` with the
-/// Paeth filter or none, at compression levels 1–9 (`deflateLevel` maps them to libdeflate's);
-/// level 0 (stored) and everything else go to libpng (`EncodingPlan.choose`). nil when libdeflate
-/// could not make a compressor.
+/// zlib's run-length strategy at levels 7–9. Handled: images up to `PNGEncoder.smallImagePixels`
+/// with the Paeth filter or none, at compression levels 1–9 (`deflater` maps them); level 0
+/// (stored) and everything else go to libpng (`EncodingPlan.choose`). nil when libdeflate could
+/// not make a compressor.
 enum SmallPNGWriter {
     /// libpng's compressed-data buffer (PNG_ZBUF_SIZE): each IDAT holds at most this much.
     static let idatBytes = 8192
@@ -33,7 +35,7 @@ enum SmallPNGWriter {
         filter: RowFilter,
         paletteRGB: [UInt8],
         paletteAlpha: [UInt8],
-        libdeflateLevel: Int32
+        deflater: PNGDeflater
     ) -> [UInt8]? {
         let dataCount = height * (rowBytes + 1)
         // libpng drops the filters that need a row above (height 1) or a pixel to the left (width 1);
@@ -62,7 +64,10 @@ enum SmallPNGWriter {
         }
         let compressed = filtered.withUnsafeBytes { data -> [UInt8]? in
             guard let base = data.baseAddress else { return nil }
-            return DeflateCompressors.zlibStream(base, count: data.count, level: libdeflateLevel)
+            switch deflater {
+            case .runs: return RunDeflate.zlibStream(base.assumingMemoryBound(to: UInt8.self), count: data.count)
+            case let .libdeflate(level): return DeflateCompressors.zlibStream(base, count: data.count, level: level)
+            }
         }
         guard var stream = compressed else { return nil }
         narrowHeader(&stream, dataCount: dataCount)
@@ -78,13 +83,18 @@ enum SmallPNGWriter {
         )
     }
 
-    /// libdeflate's level for a zlib level (1–9): its level 1 for 1 to 6, the default included
-    /// (smaller files than zlib's run-length matching gave at any level, in fewer instructions,
-    /// with the smallest compressor: 200 KB); the same number for 7 to 9, which ask for small
-    /// files before speed. (libdeflate's levels 10–12 would each keep 8.8 MB a thread for 3% less.)
-    /// Measured on labels: Benchmarks/README.md.
-    static func deflateLevel(_ zlibLevel: Int) -> Int32 {
-        zlibLevel <= 6 ? 1 : Int32(min(zlibLevel, 9))
+    /// The deflater for a zlib level (1–9), the rows' filter and colours. Levels 1 to 6, the
+    /// default included: runs for Paeth-filtered rows of 8-bit samples, continuous tone (a
+    /// blurred grey price tag in about 55% of libdeflate level 1's time, its bytes within 1%),
+    /// libdeflate's level 1 for the rest (palette indices, samples under 8 bits: sharp patterns,
+    /// which longer matches shrink; runs made 10,000 labels' palette files 27% larger and their
+    /// 1-bit greys 58%); libdeflate at the same level for 7 to 9, which ask for small files
+    /// before speed. (libdeflate's levels 10–12 would each keep 8.8 MB a thread for 3% less.)
+    /// Measured on labels: Benchmarks/README.md, "A label's deflate".
+    static func deflater(_ zlibLevel: Int, filter: RowFilter, colors: PNGColorPlan) -> PNGDeflater {
+        if zlibLevel > 6 { return .libdeflate(level: Int32(min(zlibLevel, 9))) }
+        let continuousTone = filter == .paeth && !colors.isPalette && colors.bitDepth == 8
+        return continuousTone ? .runs : .libdeflate(level: 1)
     }
 
     /// The zlib header rewritten to the smallest window that holds `dataCount` bytes (a window a

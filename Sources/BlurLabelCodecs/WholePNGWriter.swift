@@ -27,21 +27,12 @@ enum WholePNGWriter {
     /// is; a larger one is compared with libdeflate's level 1.
     static let runsEnough = 8
 
-    /// How the filtered rows are compressed (`EncodingPlan.choose`: runs at level 1).
-    enum Deflater: Equatable, Sendable {
-        /// `RunDeflate`, and libdeflate's level 1 too where runs shrink the rows less than
-        /// `runsEnough`-fold, the smaller kept.
-        case runs
-        /// libdeflate at this level (1–9), the whole filtered picture in one call.
-        case libdeflate(level: Int32)
-    }
-
     static func encode(
         _ image: Image,
         plan: PNGColorPlan,
         paletteRGB: [UInt8],
         paletteAlpha: [UInt8],
-        deflater: Deflater
+        deflater: PNGDeflater
     ) throws -> [UInt8] {
         var stream: [UInt8]
         switch deflater {

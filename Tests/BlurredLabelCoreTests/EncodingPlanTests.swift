@@ -31,19 +31,20 @@ struct EncodingPlanTests {
         return plan
     }
 
-    @Test func labelsGoToTheSmallWriterWithLibdeflatesLevel() {
+    @Test func labelsGoToTheSmallWriterWithRunsOrLibdeflate() {
         for pixels in [1, 3_000, Self.label] {
             for caller in [EncodingPlan.Caller.singleFile, .oneOfMany] {
-                #expect(plan(pixels, caller: caller) == .small(.paeth, libdeflateLevel: 1))
-                #expect(plan(pixels, .grey(bitDepth: 8), caller: caller) == .small(.paeth, libdeflateLevel: 1))
+                #expect(plan(pixels, caller: caller) == .small(.paeth, .runs))
+                #expect(plan(pixels, .grey(bitDepth: 8), caller: caller) == .small(.paeth, .runs))
             }
         }
-        // Palettes keep libpng's unfiltered indices; grey under 8 bits is Paeth as `.automatic` asks.
-        #expect(plan(100, .palette(entries: [0, 0xFFFF_FFFF], bitDepth: 1)) == .small(.none, libdeflateLevel: 1))
-        #expect(plan(100, .grey(bitDepth: 4)) == .small(.paeth, libdeflateLevel: 1))
-        // zlib's levels 1–6 are libdeflate's 1; 7–9 ask for small files before speed.
-        for level in 1...6 { #expect(plan(100, level: level) == .small(.paeth, libdeflateLevel: 1)) }
-        for level in 7...9 { #expect(plan(100, level: level) == .small(.paeth, libdeflateLevel: Int32(level))) }
+        // Palettes keep libpng's unfiltered indices; grey under 8 bits is Paeth as `.automatic` asks;
+        // both are sharp patterns, which libdeflate's matches shrink better than runs.
+        #expect(plan(100, .palette(entries: [0, 0xFFFF_FFFF], bitDepth: 1)) == .small(.none, .libdeflate(level: 1)))
+        #expect(plan(100, .grey(bitDepth: 4)) == .small(.paeth, .libdeflate(level: 1)))
+        // zlib's levels 1–6 are runs for 8-bit Paeth rows; 7–9 ask for small files before speed.
+        for level in 1...6 { #expect(plan(100, level: level) == .small(.paeth, .runs)) }
+        for level in 7...9 { #expect(plan(100, level: level) == .small(.paeth, .libdeflate(level: Int32(level)))) }
     }
 
     @Test func aPictureLargerThanALabelGoesToLibpngUntilItIsLarge() {
@@ -87,7 +88,7 @@ struct EncodingPlanTests {
 
     /// Levels outside 0…9 set after `init` are clamped, as `init` clamps them.
     @Test func levelsSetLaterAreClamped() {
-        #expect(plan(100) { $0.compressionLevel = 12 } == .small(.paeth, libdeflateLevel: 9))
+        #expect(plan(100) { $0.compressionLevel = 12 } == .small(.paeth, .libdeflate(level: 9)))
         #expect(
             plan(Self.large) { $0.compressionLevel = -3 } == .libpng(filters: nil, strategy: .standard, zlibLevel: 0)
         )
@@ -97,7 +98,7 @@ struct EncodingPlanTests {
     /// except where the small writer makes libpng's bytes (run-length, one filter it writes).
     @Test func chosenSettingsGoToLibpngOrTheSmallWriterThatMatchesIt() {
         #expect(plan(100) { $0.strategy = .standard } == .libpng(filters: nil, strategy: .standard, zlibLevel: 6))
-        #expect(plan(100) { $0.filters = PNGEncoder.RowFilters.none } == .small(.none, libdeflateLevel: 1))
+        #expect(plan(100) { $0.filters = PNGEncoder.RowFilters.none } == .small(.none, .libdeflate(level: 1)))
         #expect(
             plan(100) { $0.filters = [.sub, .up] } == .libpng(filters: [.sub, .up], strategy: .runLength, zlibLevel: 6)
         )
@@ -105,9 +106,9 @@ struct EncodingPlanTests {
             plan(100) {
                 $0.strategy = .runLength
                 $0.filters = .paeth
-            } == .small(.paeth, libdeflateLevel: 1)
+            } == .small(.paeth, .runs)
         )
-        #expect(plan(100, .grey(bitDepth: 4)) { $0.strategy = .runLength } == .small(.none, libdeflateLevel: 1))
+        #expect(plan(100, .grey(bitDepth: 4)) { $0.strategy = .runLength } == .small(.none, .libdeflate(level: 1)))
         #expect(plan(100) { $0.strategy = .runLength } == .libpng(filters: nil, strategy: .runLength, zlibLevel: 6))
         #expect(
             plan(Self.label + 1) {

@@ -84,3 +84,85 @@ struct RunDeflateTests {
         #expect(try PNGDecoder.decode(file) == image)
     }
 }
+
+/// `RunDeflate`'s bytes, pinned: the encoder was restructured for speed (tables per block, no
+/// arrays per call), and the frames `animate` writes at level 1 must keep their bytes. These
+/// hashes were taken from the encoder before.
+@Suite("Run-length deflate bytes")
+struct RunDeflateBytesTests {
+    /// Label-like filtered rows: runs of zeros (a margin), then residuals mostly within ±3 of
+    /// zero with short runs, rows of `width` bytes after a filter byte.
+    static func labelLike(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        var random = TestRandom(state: seed)
+        var rows: [UInt8] = []
+        for y in 0..<height {
+            rows.append(4)
+            let margin = y < height / 5 || y > height * 4 / 5
+            var x = 0
+            while x < width {
+                let pick = random.next()
+                if margin || pick < 90 {
+                    let run = min(width - x, 1 + Int(random.next() % 40))
+                    rows += [UInt8](repeating: 0, count: run)
+                    x += run
+                } else {
+                    let small = Int(pick % 7) - 3
+                    rows.append(UInt8(truncatingIfNeeded: small == 0 ? Int(random.next()) : small))
+                    x += 1
+                }
+            }
+        }
+        return rows
+    }
+
+    static func compressed(_ input: [UInt8]) -> [UInt8] {
+        var stream = [UInt8](repeating: 0, count: RunDeflate.zlibBound(count: input.count))
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: RunDeflate.scratchBytes, alignment: 64)
+        defer { scratch.deallocate() }
+        let written = input.withUnsafeBufferPointer { source in
+            stream.withUnsafeMutableBufferPointer { out in
+                RunDeflate.zlibCompress(
+                    source.baseAddress ?? UnsafePointer(out.baseAddress!),
+                    count: input.count,
+                    into: out.baseAddress!,
+                    scratch: scratch
+                )
+            }
+        }
+        return Array(stream.prefix(written))
+    }
+
+    static let expected: [String: UInt64] = [
+        "empty": 0x7b0d_1697_cc31_4eec, "one": 0x4ad7_180a_bac9_73fa, "two": 0x15cc_25c5_fa29_e26a,
+        "three": 0x93_d6be_7873_3c7f, "label 114x45": 0x4618_5a1a_cdbb_421c,
+        "label 154x45": 0x90f9_4596_d255_7326, "label 40x12": 0x9a5e_13f1_feed_64e5,
+        "label 600x160": 0xb906_ca55_1342_358f, "two blocks": 0xdcf5_c77b_9338_831d,
+        "noise": 0xff70_8899_811d_dcc0, "skewed": 0x9141_e9f7_38be_10c6,
+    ]
+
+    @Test("every stream's bytes are those of the encoder before its restructuring")
+    func pinned() throws {
+        var skewed: [UInt8] = []
+        for symbol in 0..<20 {
+            for _ in 0..<(1 << min(symbol, 15)) { skewed += [UInt8(symbol * 2), UInt8(symbol * 2 + 1)] }
+        }
+        var random = TestRandom(state: 77)
+        let inputs: [(String, [UInt8])] = [
+            ("empty", []), ("one", [9]), ("two", [0, 0]), ("three", [5, 5, 5]),
+            ("label 114x45", Self.labelLike(width: 114, height: 45, seed: 1)),
+            ("label 154x45", Self.labelLike(width: 154, height: 45, seed: 2)),
+            ("label 40x12", Self.labelLike(width: 40, height: 12, seed: 3)),
+            ("label 600x160", Self.labelLike(width: 600, height: 160, seed: 4)),
+            ("two blocks", Self.labelLike(width: 1000, height: 300, seed: 5)),
+            ("noise", (0..<5000).map { _ in random.next() }),
+            ("skewed", skewed),
+        ]
+        var hashes: [String: UInt64] = [:]
+        for (name, input) in inputs {
+            let stream = Self.compressed(input)
+            _ = try RunDeflateTests.roundTrip(input)
+            hashes[name] = FixedFIRBytesTests.hash(stream)
+        }
+        #expect(hashes == Self.expected)
+    }
+}

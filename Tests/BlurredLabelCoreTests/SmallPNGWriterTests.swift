@@ -7,13 +7,13 @@ import Testing
 @testable import BlurLabelText
 @testable import BlurredLabelCore
 
-/// `SmallPNGWriter` compresses with libdeflate, libpng with zlib: for the images the writer takes
+/// `SmallPNGWriter` compresses with runs or libdeflate, libpng with zlib: for the images the writer takes
 /// the two files must hold the same chunks before the image data (IHDR, PLTE, tRNS), the same
 /// filtered rows once inflated (so the same row filters), and decode to the same pixels: every
 /// colour plan and bit depth, sizes from one pixel to the small-image limit (several IDAT
 /// chunks), smooth, noisy and label content, levels 1 to 9, and data around the sizes where
 /// zlib's buffers change. Labels' files are no larger than libpng's.
-@Suite("Small PNG writer: libpng's data through libdeflate")
+@Suite("Small PNG writer: libpng's data through runs and libdeflate")
 struct SmallPNGWriterTests {
     /// Premultiplied RGBA from straight colours.
     static func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> Color) throws -> Image {
@@ -213,7 +213,7 @@ struct SmallPNGWriterTests {
         let pixels = image.width * image.height
         #expect(
             EncodingPlan.choose(.png, pixels: pixels, colors: plan, encoder: PNGEncoder(), caller: .singleFile)
-                == .png(.small(.paeth, libdeflateLevel: 1))
+                == .png(.small(.paeth, .runs))
         )
         for level in [1, 6, 7, 9] { try Self.expectLibpngData(image, "price tag", level: level, noLarger: true) }
     }
@@ -235,9 +235,19 @@ struct SmallPNGWriterTests {
         }
     }
 
-    @Test func levelsMapToLibdeflates() {
-        #expect((1...6).map(SmallPNGWriter.deflateLevel) == [1, 1, 1, 1, 1, 1])
-        #expect((7...9).map(SmallPNGWriter.deflateLevel) == [7, 8, 9])
+    @Test func levelsMapToDeflaters() {
+        let above6 = (7...9).map { PNGDeflater.libdeflate(level: Int32($0)) }
+        for colors in [PNGColorPlan.grey(bitDepth: 8), .greyAlpha, .rgb, .rgba] {
+            let paeth = (1...9).map { SmallPNGWriter.deflater($0, filter: .paeth, colors: colors) }
+            #expect(paeth == [PNGDeflater](repeating: .runs, count: 6) + above6, "\(colors)")
+        }
+        let libdeflate1 = [PNGDeflater](repeating: .libdeflate(level: 1), count: 6) + above6
+        for (filter, colors) in [
+            (SmallPNGWriter.RowFilter.none, PNGColorPlan.grey(bitDepth: 8)), (.paeth, .grey(bitDepth: 1)),
+            (.paeth, .grey(bitDepth: 4)), (.none, .palette(entries: [0, 1], bitDepth: 8)),
+        ] {
+            #expect((1...9).map { SmallPNGWriter.deflater($0, filter: filter, colors: colors) } == libdeflate1, "\(colors)")
+        }
     }
 
     @Test func largerImagesAndOtherSettingsStayWithLibpng() {

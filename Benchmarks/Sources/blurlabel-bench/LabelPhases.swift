@@ -1,4 +1,5 @@
 import BlurredLabelCore
+import BlurLabelCodecs
 import CDeflate
 import CZlib
 import Foundation
@@ -77,6 +78,18 @@ enum LabelPhases {
                 deflateBytes += libdeflate_zlib_compress(compressor, data, data.count, &scratch, scratch.count)
             }
         }
+        var runBytes = 0
+        var runScratch = [UInt8](repeating: 0, count: RunDeflate.scratchBytes)
+        let runTime = timedSeconds {
+            runScratch.withUnsafeMutableBytes { scratchBytes in
+                scratch.withUnsafeMutableBufferPointer { out in
+                    for data in filtered {
+                        runBytes += RunDeflate.zlibCompress(data, count: data.count, into: out.baseAddress!, scratch: scratchBytes.baseAddress!)
+                    }
+                }
+            }
+        }
+        print(String(format: "RunDeflate %.1f us, %.0f bytes", runTime / Double(count) * 1e6, Double(runBytes) / Double(count)))
         print(String(format: "%d price tags at %.0f px, CPU microseconds per label:", count, size))
         var total = 0.0
         for (name, micros) in phases {
