@@ -4,10 +4,12 @@ import CDeflate
 /// zlib streams of filtered picture rows by `RunDeflateEncoder`: matches only as runs of the byte
 /// before, each block's own Huffman tables. `WholePNGWriter`'s level 1: on a
 /// 3840×2160 screenshot's Paeth-filtered blur frames about 3× as fast as libdeflate's level 1,
-/// with files no larger (Benchmarks/README.md, "Animate"). The bytes depend only on the input.
+/// with files no larger (Benchmarks/README.md, "Animate"); `SmallPNGWriter`'s 8-bit Paeth rows at
+/// levels 1–6: a price tag in about 60% of libdeflate level 1's time ("A label's deflate").
+/// The bytes depend only on the input.
 package enum RunDeflate {
     /// Scratch bytes `zlibCompress` needs beside its output (the tokens of one block).
-    package static let scratchBytes = RunDeflateEncoder.blockBytes * MemoryLayout<UInt16>.stride
+    static let scratchBytes = RunDeflateEncoder.blockBytes * MemoryLayout<UInt16>.stride
 
     /// The most bytes `zlibCompress` writes for `count` bytes.
     static func zlibBound(count: Int) -> Int {
@@ -16,7 +18,7 @@ package enum RunDeflate {
 
     /// The zlib stream of the `count` bytes at `data`, written to `out` (at least `zlibBound`
     /// bytes), with `scratch` (`scratchBytes`, 2-byte aligned); its length.
-    package static func zlibCompress(
+    static func zlibCompress(
         _ data: UnsafePointer<UInt8>,
         count: Int,
         into out: UnsafeMutablePointer<UInt8>,
@@ -31,12 +33,17 @@ package enum RunDeflate {
 
     /// The zlib stream of the `count` bytes at `data` (a label's filtered rows: scratch for
     /// their tokens only, on the stack where it fits).
-    static func zlibStream(_ data: UnsafePointer<UInt8>, count: Int) -> [UInt8] {
+    package static func zlibStream(_ data: UnsafePointer<UInt8>, count: Int) -> [UInt8] {
         let bound = zlibBound(count: count)
         let tokens = max(1, min(count, RunDeflateEncoder.blockBytes))
         return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: tokens) { scratch in
             [UInt8].uninitialized(count: bound) { out, initialized in
-                initialized = zlibCompress(data, count: count, into: out.baseAddress!, scratch: UnsafeMutableRawPointer(scratch.baseAddress!))
+                initialized = zlibCompress(
+                    data,
+                    count: count,
+                    into: out.baseAddress!,
+                    scratch: UnsafeMutableRawPointer(scratch.baseAddress!)
+                )
             }
         }
     }

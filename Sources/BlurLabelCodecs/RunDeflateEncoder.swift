@@ -43,7 +43,13 @@ package struct RunDeflateEncoder {
         withUnsafeTemporaryAllocation(byteCount: BlockTables.bytes, alignment: 16) { raw in
             let tables = BlockTables(raw.baseAddress!)
             tables.counts.initialize(repeating: 0, count: Huffman.literalLengthSymbols)
-            let tokenCount = Self.tokenize(input, count: count, previous: previous, tokens: tokens, counts: tables.counts)
+            let tokenCount = Self.tokenize(
+                input,
+                count: count,
+                previous: previous,
+                tokens: tokens,
+                counts: tables.counts
+            )
             writeBlock(tokens: tokens, tokenCount: tokenCount, tables: tables, input: input, count: count, final: final)
         }
         if count > 0 { previous = input[count - 1] }
@@ -528,7 +534,11 @@ private enum Huffman {
     }
 
     /// Canonical codes for the `n` `lengths`, bit-reversed for writing least significant bit first.
-    static func canonicalCodes(_ lengths: UnsafeMutablePointer<UInt8>, count n: Int, into codes: UnsafeMutablePointer<UInt16>) {
+    static func canonicalCodes(
+        _ lengths: UnsafeMutablePointer<UInt8>,
+        count n: Int,
+        into codes: UnsafeMutablePointer<UInt16>
+    ) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (maximumCodeLength + 1)) { buffer in
             let perLength = buffer.baseAddress!
             let next = perLength + maximumCodeLength + 1

@@ -4,7 +4,7 @@
 /// by `RunDeflate` (runs of the byte before, as zlib's run-length strategy that libpng used here,
 /// with each block's optimal Huffman tables), everything else by libdeflate (Debian's
 /// libdeflate-dev, linked from its static archive): `deflater` chooses. On blurred grey price
-/// tags runs take about 45% less time than libdeflate's level 1 for bytes within 1%
+/// tags runs take about 40% less time than libdeflate's level 1 for 3–4% more bytes
 /// (Benchmarks/README.md, "A label's deflate").
 ///
 /// The same pixels and the same filtered data as libpng (`SmallPNGWriterTests` decodes both over
@@ -85,7 +85,7 @@ enum SmallPNGWriter {
 
     /// The deflater for a zlib level (1–9), the rows' filter and colours. Levels 1 to 6, the
     /// default included: runs for Paeth-filtered rows of 8-bit samples, continuous tone (a
-    /// blurred grey price tag in about 55% of libdeflate level 1's time, its bytes within 1%),
+    /// blurred grey price tag in about 60% of libdeflate level 1's time, for 3–4% more bytes),
     /// libdeflate's level 1 for the rest (palette indices, samples under 8 bits: sharp patterns,
     /// which longer matches shrink; runs made 10,000 labels' palette files 27% larger and their
     /// 1-bit greys 58%); libdeflate at the same level for 7 to 9, which ask for small files

@@ -246,7 +246,10 @@ struct SmallPNGWriterTests {
             (SmallPNGWriter.RowFilter.none, PNGColorPlan.grey(bitDepth: 8)), (.paeth, .grey(bitDepth: 1)),
             (.paeth, .grey(bitDepth: 4)), (.none, .palette(entries: [0, 1], bitDepth: 8)),
         ] {
-            #expect((1...9).map { SmallPNGWriter.deflater($0, filter: filter, colors: colors) } == libdeflate1, "\(colors)")
+            #expect(
+                (1...9).map { SmallPNGWriter.deflater($0, filter: filter, colors: colors) } == libdeflate1,
+                "\(colors)"
+            )
         }
     }
 

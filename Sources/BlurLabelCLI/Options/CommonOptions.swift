@@ -29,7 +29,8 @@ package enum CommonOptions {
         "compression",
         .integer("0-9", 0...9),
         default: PNGEncoder().compressionLevel,
-        help: "compression level of the output: 0 stored, 1 fastest, 9 smallest (a label: runs of the byte before at 1 to 6, libdeflate at 7 to 9)"
+        help:
+            "compression level of the output: 0 stored, 1 fastest, 9 smallest (a label: runs of the byte before at 1 to 6, libdeflate at 7 to 9)"
     )
 
     /// The render budget `--max-render-mb` gives (its range is the budget's).
