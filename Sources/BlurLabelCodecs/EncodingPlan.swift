@@ -64,9 +64,10 @@ enum EncodingPlan: Equatable, Sendable {
     /// - from `PNGEncoder.parallelImagePixels` pixels: `ParallelPNGWriter`, zlib on every core;
     /// - otherwise as below.
     /// Then libpng's settings (`.automatic`: run-length with Paeth for a label, palettes
-    /// unfiltered; the standard strategy above), written by `SmallPNGWriter` (runs for 8-bit Paeth
-    /// rows at levels 1–6, else libdeflate; the same filtered rows) where they are run-length with one filter it writes, a level from 1 and a
-    /// label's size at most, else by libpng (level 0, other strategies or filters, `libpngOnly`).
+    /// unfiltered; the standard strategy above), written by `SmallPNGWriter` (runs for 8-bit
+    /// Paeth rows at levels 1–6, else libdeflate; the same filtered rows) where they are
+    /// run-length with one filter it writes, a level from 1 and a label's size at most, else by
+    /// libpng (level 0, other strategies or filters, `libpngOnly`).
     private static func pngPlan(pixels: Int, colors: PNGColorPlan, encoder: PNGEncoder, caller: Caller) -> PNGWritePlan
     {
         let level = min(9, max(0, encoder.compressionLevel))

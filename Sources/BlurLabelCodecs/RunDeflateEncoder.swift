@@ -333,24 +333,29 @@ private struct BlockTables {
     let extras: UnsafeMutablePointer<UInt8>
 
     init(_ raw: UnsafeMutableRawPointer) {
-        var at = raw
-        func take<T>(_: T.Type, _ count: Int) -> UnsafeMutablePointer<T> {
-            let pointer = at.bindMemory(to: T.self, capacity: count)
-            at += count * MemoryLayout<T>.stride
-            return pointer
-        }
         // Widest first, so that each stays aligned.
-        huffman = Huffman.Scratch(at, symbols: Self.symbols)
-        at += Huffman.Scratch.bytes(symbols: Self.symbols)
-        counts = take(UInt32.self, Self.symbols)
-        tokenCodes = take(UInt32.self, Self.tokenValues)
-        codeLengthCounts = take(UInt32.self, 19)
-        codes = take(UInt16.self, Self.symbols)
-        codeLengthCodes = take(UInt16.self, 19)
-        codeLengthLengths = take(UInt8.self, 19)
-        lengths = take(UInt8.self, Self.symbols + 2)
-        symbols = take(UInt8.self, Self.codeLengthSymbols)
-        extras = take(UInt8.self, Self.codeLengthSymbols)
+        huffman = Huffman.Scratch(raw, symbols: Self.symbols)
+        var memory = Carving(at: raw + Huffman.Scratch.bytes(symbols: Self.symbols))
+        counts = memory.take(UInt32.self, Self.symbols)
+        tokenCodes = memory.take(UInt32.self, Self.tokenValues)
+        codeLengthCounts = memory.take(UInt32.self, 19)
+        codes = memory.take(UInt16.self, Self.symbols)
+        codeLengthCodes = memory.take(UInt16.self, 19)
+        codeLengthLengths = memory.take(UInt8.self, 19)
+        lengths = memory.take(UInt8.self, Self.symbols + 2)
+        symbols = memory.take(UInt8.self, Self.codeLengthSymbols)
+        extras = memory.take(UInt8.self, Self.codeLengthSymbols)
+    }
+}
+
+/// Typed arrays taken one after another from raw memory (taken widest first, each stays aligned).
+private struct Carving {
+    var at: UnsafeMutableRawPointer
+
+    mutating func take<T>(_: T.Type, _ count: Int) -> UnsafeMutablePointer<T> {
+        let pointer = at.bindMemory(to: T.self, capacity: count)
+        at += count * MemoryLayout<T>.stride
+        return pointer
     }
 }
 
@@ -448,14 +453,16 @@ private enum Huffman {
         let parent: UnsafeMutablePointer<Int32>
         let depth: UnsafeMutablePointer<Int32>
 
-        static func bytes(symbols: Int) -> Int { symbols * (4 + 8) + 2 * symbols * (8 + 4 + 4) }
+        /// Leaves, weights, parents, depths and frequencies, in that order (widest first).
+        static func bytes(symbols: Int) -> Int { symbols * 8 + 2 * symbols * (8 + 4 + 4) + symbols * 4 }
 
         init(_ raw: UnsafeMutableRawPointer, symbols: Int) {
-            leaves = raw.bindMemory(to: UInt64.self, capacity: symbols)
-            weight = (raw + symbols * 8).bindMemory(to: UInt64.self, capacity: 2 * symbols)
-            parent = (raw + symbols * 24).bindMemory(to: Int32.self, capacity: 2 * symbols)
-            depth = (raw + symbols * 32).bindMemory(to: Int32.self, capacity: 2 * symbols)
-            frequency = (raw + symbols * 40).bindMemory(to: UInt32.self, capacity: symbols)
+            var memory = Carving(at: raw)
+            leaves = memory.take(UInt64.self, symbols)
+            weight = memory.take(UInt64.self, 2 * symbols)
+            parent = memory.take(Int32.self, 2 * symbols)
+            depth = memory.take(Int32.self, 2 * symbols)
+            frequency = memory.take(UInt32.self, symbols)
         }
     }
 
