@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "BlurredLabelCoreTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelCore", "GoldenImage", "CBlurKernelsAVX512Emulated", "CPNGKernels"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlurredLabelKitTests", dependencies: ["BlurLabelSystem", "BlurLabelPixels", "BlurLabelCodecs", "BlurLabelText", "BlurredLabelKit", "BlurredLabelCore", "GoldenImage"]),
-        .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem"]),
+        .testTarget(name: "BlurLabelSystemTests", dependencies: ["BlurLabelSystem", "CCPUSet"]),
         .testTarget(name: "GoldenImageTests", dependencies: ["GoldenImage"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BlurLabelCLITests",

@@ -1,3 +1,5 @@
+import CCPUSet
+
 /// Calls `body(0)`, …, `body(count - 1)` at the same time, on the calling thread and on worker
 /// threads the package keeps for the life of the process, and returns when every call has
 /// returned: what `DispatchQueue.concurrentPerform` does, without libdispatch. Linking
@@ -13,6 +15,11 @@
 /// every item: for long runs whose stop signals must always find a thread ready to take them
 /// (`batch`). Workers block those signals; a caller that could instead sit in an uninstrumented
 /// lock wait would, in a ThreadSanitizer build, hold a Ctrl-C back for as long as it waits.
+///
+/// A worker woken onto the CPU its caller runs on moves itself to another: the kernel places a
+/// woken thread there when the CPU it last ran on looks busy or asleep (a virtual machine's halted
+/// vCPU), and the two then share one CPU for milliseconds while another idles. The caller yields
+/// once after waking sleeping workers, so such a worker runs at once, long enough to move.
 package func concurrentPerform(_ count: Int, callerRunsItems: Bool = true, _ body: @Sendable (Int) -> Void) {
     if count <= 0 { return }
     if count == 1 && callerRunsItems {
@@ -28,12 +35,16 @@ private final class PoolJob {
     let count: Int
     /// The caller's `body`, on the caller's stack for as long as the call lasts.
     let body: UnsafeRawPointer
+    /// The CPU the caller ran on when it posted the job (-1: unknown): a worker that finds itself
+    /// there moves off it before it runs an item.
+    let callerCPU: Int32
     var next = 0
     var running = 0
 
     init(count: Int, body: UnsafeRawPointer) {
         self.count = count
         self.body = body
+        callerCPU = bl_current_cpu()
     }
 
     func call(_ index: Int) {
@@ -56,6 +67,8 @@ private final class WorkerPool: @unchecked Sendable {
     private let itemFinished = PThreadCondition()
     private var pending: [PoolJob] = []
     private var threads = 0
+    /// Workers asleep in `workAvailable`'s wait.
+    private var sleeping = 0
 
     private init() {}
 
@@ -66,7 +79,15 @@ private final class WorkerPool: @unchecked Sendable {
                 lock.lock()
                 startThreads(upTo: min(callerRunsItems ? count - 1 : count, Self.maximumThreads))
                 pending.append(job)
+                let wakes = sleeping > 0
                 workAvailable.broadcast()
+                if wakes && callerRunsItems {
+                    // A worker woken onto this CPU waits behind the caller until its time slice
+                    // ends (milliseconds); yielding lets it run now, see that, and move.
+                    lock.unlock()
+                    sched_yield()
+                    lock.lock()
+                }
                 // With no worker at all (the system refused threads) the caller runs the items anyway.
                 while (callerRunsItems || threads == 0) && job.next < job.count {
                     let index = take(from: job)
@@ -108,13 +129,25 @@ private final class WorkerPool: @unchecked Sendable {
     /// A worker thread: takes the oldest waiting job's next item, runs it, and so on; sleeps when
     /// there is none.
     private func work() {
+        var asleep = false
         lock.workerLoop(
             waitingOn: workAvailable,
             next: { () -> WorkerStep<(PoolJob, Int)> in
-                guard let job = pending.first else { return .wait }
+                if asleep {
+                    sleeping -= 1
+                    asleep = false
+                }
+                guard let job = pending.first else {
+                    sleeping += 1
+                    asleep = true
+                    return .wait
+                }
                 return .run((job, take(from: job)))
             },
-            run: { job, index in job.call(index) },
+            run: { job, index in
+                _ = bl_move_off_cpu(job.callerCPU)
+                job.call(index)
+            },
             finished: { job, _ in
                 job.running -= 1
                 if job.running == 0 && job.next == job.count { itemFinished.broadcast() }

@@ -17,3 +17,17 @@ int bl_allowed_cpu_count(void) {
     }
     return 0;
 }
+
+int bl_current_cpu(void) { return sched_getcpu(); }
+
+int bl_move_off_cpu(int cpu) {
+    cpu_set_t allowed;
+    if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getcpu() != cpu) return 0;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
+    if (!CPU_ISSET(cpu, &allowed) || CPU_COUNT(&allowed) < 2) return 0;
+    cpu_set_t elsewhere = allowed;
+    CPU_CLR(cpu, &elsewhere);
+    if (sched_setaffinity(0, sizeof elsewhere, &elsewhere) != 0) return 0;
+    sched_setaffinity(0, sizeof allowed, &allowed);
+    return 1;
+}
