@@ -13,19 +13,18 @@ package func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range
     }
 }
 
-/// Runs `body` over `0..<count` cut into contiguous chunks, handed out one at a time to up to
-/// `threads` workers, each taking the next chunk when it finishes one: a worker slowed by another
-/// process on its core takes fewer chunks instead of holding up the others. Up to eight chunks a
-/// worker, each at least `minimumChunk` items (for work that pays a fixed cost per chunk), and a
-/// multiple of the worker count, so on an idle machine every worker gets the same share. Each
-/// item is computed the same way whatever chunk it falls in, so results never depend on the split.
+/// Runs `body` over `0..<count` cut into contiguous chunks (`Chunks`), handed out in order, one at
+/// a time, to up to `threads` workers, each taking the next chunk when it finishes one: a worker
+/// slowed by another process on its core, or started late, takes fewer chunks instead of holding
+/// up the others. Each item is computed the same way whatever chunk it falls in, so results never
+/// depend on the split.
 package func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @Sendable (Range<Int>) -> Void) {
     let workers = max(1, min(threads, count))
     if workers == 1 {
         if count > 0 { body(0..<count) }
         return
     }
-    let chunks = chunkCount(count, workers: workers, minimumChunk: minimumChunk)
+    let chunks = Chunks(count, workers: workers, minimumChunk: minimumChunk)
     let next = LockedValue(0)
     concurrentPerform(workers) { _ in
         while true {
@@ -33,23 +32,42 @@ package func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _
                 defer { index += 1 }
                 return index
             }
-            guard chunk < chunks else { return }
-            let range = chunkRange(chunk, of: chunks, count: count)
-            if !range.isEmpty { body(range) }
+            guard chunk < chunks.count else { return }
+            body(chunks.range(chunk))
         }
     }
 }
 
-/// How many chunks `parallelChunks` cuts `count` items into for `workers` workers: up to eight a
-/// worker, each at least `minimumChunk` items, and a multiple of the worker count.
-package func chunkCount(_ count: Int, workers: Int, minimumChunk: Int = 1) -> Int {
-    let fitting = count / max(1, minimumChunk)
-    return max(workers, min(8 * workers, fitting) / workers * workers)
-}
+/// How `parallelChunks` and `LevelFileScheduler` cut `count` items for `workers` workers: guided
+/// self-scheduling, each chunk a share of what is left (a `2 × workers`th, rounded up) and at
+/// least `minimumChunk` items (for work with a fixed cost a chunk; the last chunk takes what
+/// remains). Large chunks come first, where that fixed cost would weigh, and small ones last, so
+/// the workers finish close together: with equal chunks one waited half a chunk on average (a
+/// 2048² σ 1 blur on two threads: 16 chunks of 0.3 ms; Benchmarks/README.md, issue 44). One
+/// worker: one chunk.
+package struct Chunks: Sendable {
+    /// Where each chunk starts, then `count`: chunk `i` is `bounds[i]..<bounds[i + 1]`.
+    package let bounds: [Int]
 
-/// The items of chunk `chunk` of `chunks` over `0..<count`: contiguous, in order, sizes within one.
-package func chunkRange(_ chunk: Int, of chunks: Int, count: Int) -> Range<Int> {
-    count * chunk / chunks..<count * (chunk + 1) / chunks
+    package init(_ count: Int, workers: Int, minimumChunk: Int = 1) {
+        var bounds = [0]
+        if workers <= 1 {
+            if count > 0 { bounds.append(count) }
+        } else {
+            let share = 2 * workers
+            while bounds.last! < count {
+                let left = count - bounds.last!
+                bounds.append(bounds.last! + min(left, max(minimumChunk, (left + share - 1) / share)))
+            }
+        }
+        self.bounds = bounds
+    }
+
+    /// How many chunks there are.
+    package var count: Int { bounds.count - 1 }
+
+    /// The items of chunk `chunk`.
+    package func range(_ chunk: Int) -> Range<Int> { bounds[chunk]..<bounds[chunk + 1] }
 }
 
 /// The number of threads used when the caller does not say: every core this process may use

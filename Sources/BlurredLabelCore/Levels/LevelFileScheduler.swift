@@ -45,7 +45,7 @@ struct LevelFileScheduler: Sendable {
         let passes: [BlurWork.Pass]
         let workers: Int
         var pass = 0
-        var chunks = 0
+        var chunks = Chunks(0, workers: 1)
         var nextChunk = 0
         var running = 0
 
@@ -58,10 +58,10 @@ struct LevelFileScheduler: Sendable {
 
         /// Sets up the chunks of pass `pass` (none once every pass is done).
         mutating func startPass() {
-            (chunks, nextChunk) = (0, 0)
+            (chunks, nextChunk) = (Chunks(0, workers: 1), 0)
             guard pass < passes.count else { return }
             let current = passes[pass]
-            chunks = chunkCount(
+            chunks = Chunks(
                 current.count,
                 workers: max(1, min(workers, current.count)),
                 minimumChunk: current.minimumChunk
@@ -70,9 +70,9 @@ struct LevelFileScheduler: Sendable {
 
         /// The next piece to run, if the current pass has one left.
         mutating func take() -> Task? {
-            guard nextChunk < chunks else { return nil }
+            guard nextChunk < chunks.count else { return nil }
             let current = passes[pass]
-            let range = chunkRange(nextChunk, of: chunks, count: current.count)
+            let range = chunks.range(nextChunk)
             nextChunk += 1
             running += 1
             return .piece(position: position, pass: pass, range: range, run: current.run)
@@ -81,7 +81,7 @@ struct LevelFileScheduler: Sendable {
         /// A piece of pass `finished` is done; the next pass starts when all of this one are.
         mutating func pieceDone() {
             running -= 1
-            if running == 0 && nextChunk == chunks {
+            if running == 0 && nextChunk == chunks.count {
                 pass += 1
                 startPass()
             }
