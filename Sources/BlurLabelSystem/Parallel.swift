@@ -17,8 +17,15 @@ package func parallelRanges(_ count: Int, threads: Int, _ body: @Sendable (Range
 /// a time, to up to `threads` workers, each taking the next chunk when it finishes one: a worker
 /// slowed by another process on its core, or started late, takes fewer chunks instead of holding
 /// up the others. Each item is computed the same way whatever chunk it falls in, so results never
-/// depend on the split.
-package func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _ body: @Sendable (Range<Int>) -> Void) {
+/// depend on the split. `promptly`: the work is long enough (a millisecond or more a worker) to
+/// have every worker start at once (see `concurrentPerform`).
+package func parallelChunks(
+    _ count: Int,
+    threads: Int,
+    minimumChunk: Int = 1,
+    promptly: Bool = false,
+    _ body: @Sendable (Range<Int>) -> Void
+) {
     let workers = max(1, min(threads, count))
     if workers == 1 {
         if count > 0 { body(0..<count) }
@@ -26,7 +33,7 @@ package func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _
     }
     let chunks = Chunks(count, workers: workers, minimumChunk: minimumChunk)
     let next = LockedValue(0)
-    concurrentPerform(workers) { _ in
+    concurrentPerform(workers, promptly: promptly) { _ in
         while true {
             let chunk = next.withLock { index -> Int in
                 defer { index += 1 }
@@ -43,16 +50,25 @@ package func parallelChunks(_ count: Int, threads: Int, minimumChunk: Int = 1, _
 /// least `minimumChunk` items (for work with a fixed cost a chunk; the last chunk takes what
 /// remains). Large chunks come first, where that fixed cost would weigh, and small ones last, so
 /// the workers finish close together: with equal chunks one waited half a chunk on average (a
-/// 2048² σ 1 blur on two threads: 16 chunks of 0.3 ms; Benchmarks/README.md, issue 44). One
-/// worker: one chunk.
+/// 2048² σ 1 blur on two threads: 16 chunks of 0.3 ms; Benchmarks/README.md, issue 44). Where
+/// `count` holds fewer than `guidedFrom` minimum chunks a worker, equal chunks, as many as fit,
+/// a multiple of the workers (a σ 8 blur's minimum is 672 rows: shrinking chunks left one
+/// worker a third of a 2048-row picture alone). One worker: one chunk.
 package struct Chunks: Sendable {
     /// Where each chunk starts, then `count`: chunk `i` is `bounds[i]..<bounds[i + 1]`.
     package let bounds: [Int]
 
     package init(_ count: Int, workers: Int, minimumChunk: Int = 1) {
         var bounds = [0]
-        if workers <= 1 {
-            if count > 0 { bounds.append(count) }
+        let minimumChunk = max(1, minimumChunk)
+        if count <= 0 {
+        } else if workers <= 1 {
+            bounds.append(count)
+        } else if count < Self.guidedFrom * workers * minimumChunk {
+            // Too few minimum chunks for shrinking ones to pay: equal chunks, a multiple of the
+            // workers (each worker one, for the largest minimum chunks).
+            let chunks = min(count, max(workers, count / minimumChunk / workers * workers))
+            for chunk in 1...chunks { bounds.append(count * chunk / chunks) }
         } else {
             let share = 2 * workers
             while bounds.last! < count {
@@ -62,6 +78,9 @@ package struct Chunks: Sendable {
         }
         self.bounds = bounds
     }
+
+    /// Chunks shrink only when there is room for this many minimum chunks a worker.
+    package static let guidedFrom = 4
 
     /// How many chunks there are.
     package var count: Int { bounds.count - 1 }

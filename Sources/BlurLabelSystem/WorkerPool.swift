@@ -16,17 +16,26 @@ import CCPUSet
 /// (`batch`). Workers block those signals; a caller that could instead sit in an uninstrumented
 /// lock wait would, in a ThreadSanitizer build, hold a Ctrl-C back for as long as it waits.
 ///
-/// A worker woken onto the CPU its caller runs on moves itself to another: the kernel places a
-/// woken thread there when the CPU it last ran on looks busy or asleep (a virtual machine's halted
-/// vCPU), and the two then share one CPU for milliseconds while another idles. The caller yields
-/// once after waking sleeping workers, so such a worker runs at once, long enough to move.
-package func concurrentPerform(_ count: Int, callerRunsItems: Bool = true, _ body: @Sendable (Int) -> Void) {
+///
+/// `promptly` (with the caller running items): the items are long, a millisecond or more, and
+/// every worker should start on one at once. The kernel places a woken thread on the CPU of the
+/// thread that woke it when the CPU it last ran on looks busy or asleep (a virtual machine's
+/// halted vCPU), and the two then share one CPU for milliseconds while another idles; so the
+/// caller yields once after waking sleeping workers, and a worker that finds itself on the
+/// caller's CPU moves to another before it runs an item. That costs the caller some tens of
+/// microseconds: short items are better off without it.
+package func concurrentPerform(
+    _ count: Int,
+    callerRunsItems: Bool = true,
+    promptly: Bool = false,
+    _ body: @Sendable (Int) -> Void
+) {
     if count <= 0 { return }
     if count == 1 && callerRunsItems {
         body(0)
         return
     }
-    WorkerPool.shared.perform(count, callerRunsItems: callerRunsItems, body)
+    WorkerPool.shared.perform(count, callerRunsItems: callerRunsItems, promptly: promptly && callerRunsItems, body)
 }
 
 /// One `concurrentPerform` call: its items are taken in order, each by exactly one thread.
@@ -35,16 +44,16 @@ private final class PoolJob {
     let count: Int
     /// The caller's `body`, on the caller's stack for as long as the call lasts.
     let body: UnsafeRawPointer
-    /// The CPU the caller ran on when it posted the job (-1: unknown): a worker that finds itself
-    /// there moves off it before it runs an item.
+    /// For a `promptly` job, the CPU the caller ran on when it posted the job (otherwise, or
+    /// unknown, -1): a worker that finds itself there moves off it before it runs an item.
     let callerCPU: Int32
     var next = 0
     var running = 0
 
-    init(count: Int, body: UnsafeRawPointer) {
+    init(count: Int, body: UnsafeRawPointer, promptly: Bool) {
         self.count = count
         self.body = body
-        callerCPU = bl_current_cpu()
+        callerCPU = promptly ? bl_current_cpu() : -1
     }
 
     func call(_ index: Int) {
@@ -72,16 +81,16 @@ private final class WorkerPool: @unchecked Sendable {
 
     private init() {}
 
-    func perform(_ count: Int, callerRunsItems: Bool, _ body: @Sendable (Int) -> Void) {
+    func perform(_ count: Int, callerRunsItems: Bool, promptly: Bool, _ body: @Sendable (Int) -> Void) {
         withoutActuallyEscaping(body) { body in
             withUnsafePointer(to: body) { pointer in
-                let job = PoolJob(count: count, body: UnsafeRawPointer(pointer))
+                let job = PoolJob(count: count, body: UnsafeRawPointer(pointer), promptly: promptly)
                 lock.lock()
                 startThreads(upTo: min(callerRunsItems ? count - 1 : count, Self.maximumThreads))
                 pending.append(job)
                 let wakes = sleeping > 0
                 workAvailable.broadcast()
-                if wakes && callerRunsItems {
+                if wakes && promptly {
                     // A worker woken onto this CPU waits behind the caller until its time slice
                     // ends (milliseconds); yielding lets it run now, see that, and move.
                     lock.unlock()
@@ -145,7 +154,7 @@ private final class WorkerPool: @unchecked Sendable {
                 return .run((job, take(from: job)))
             },
             run: { job, index in
-                _ = bl_move_off_cpu(job.callerCPU)
+                if job.callerCPU >= 0 { _ = bl_move_off_cpu(job.callerCPU) }
                 job.call(index)
             },
             finished: { job, _ in

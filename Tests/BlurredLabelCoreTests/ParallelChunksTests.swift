@@ -8,9 +8,9 @@ import Testing
 @Suite("Parallel chunks")
 struct ParallelChunksTests {
     @Test(
-        "every item once, chunks contiguous, shrinking, at least the minimum but for the last",
+        "every item once, chunks contiguous, shrinking or equal, at least the minimum but for the last",
         arguments: [0, 1, 7, 100, 2048],
-        [1, 48, 5000]
+        [1, 48, 672, 5000]
     )
     func coversEveryItemOnce(count: Int, minimumChunk: Int) {
         for threads in [1, 2, 3, 8] {
@@ -26,12 +26,17 @@ struct ParallelChunksTests {
                 let planned = Chunks(count, workers: workers, minimumChunk: minimumChunk)
                 #expect(chunks == (0..<planned.count).map(planned.range), "chunks run are the ones planned")
                 let sizes = chunks.map(\.count)
-                #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 >= $1 }, "\(sizes)")
-                #expect(sizes.dropLast().allSatisfy { $0 >= minimumChunk }, "\(sizes)")
-                #expect(
-                    sizes.first! <= max(minimumChunk, (count + 2 * workers - 1) / (2 * workers)),
-                    "the first chunk is a 2 × workers-th of the whole (or the minimum): \(sizes)"
-                )
+                if count >= Chunks.guidedFrom * workers * minimumChunk {
+                    #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 >= $1 }, "shrinking: \(sizes)")
+                    #expect(sizes.dropLast().allSatisfy { $0 >= minimumChunk }, "\(sizes)")
+                    #expect(
+                        sizes.first! <= max(minimumChunk, (count + 2 * workers - 1) / (2 * workers)),
+                        "the first chunk is a 2 × workers-th of the whole (or the minimum): \(sizes)"
+                    )
+                } else {
+                    #expect(sizes.max()! - sizes.min()! <= 1, "equal: \(sizes)")
+                    #expect(sizes.count % workers == 0 && (sizes.count == workers || sizes.min()! >= minimumChunk))
+                }
             } else {
                 #expect(chunks.count == (count > 0 ? 1 : 0))
             }
@@ -44,5 +49,15 @@ struct ParallelChunksTests {
             Chunks(2048, workers: 2, minimumChunk: 48).range($0).count
         }
         #expect(sizes == [512, 384, 288, 216, 162, 122, 91, 69, 51, 48, 48, 48, 9])
+    }
+}
+
+extension ParallelChunksTests {
+    @Test("a σ 8 blur's rows (minimum 672) on two threads: two equal chunks, not a third left to one")
+    func equalWhenTheMinimumIsLarge() {
+        let chunks = Chunks(2048, workers: 2, minimumChunk: 672)
+        #expect((0..<chunks.count).map(chunks.range) == [0..<1024, 1024..<2048])
+        #expect(Chunks(0, workers: 2, minimumChunk: 672).count == 0)
+        #expect(Chunks(1, workers: 2, minimumChunk: 672).count == 1)
     }
 }

@@ -71,10 +71,16 @@ struct BlurWork: Sendable {
 
     /// Runs every pass in turn on up to `threads` threads, keeping the scratch.
     func runPasses(threads: Int) {
+        let promptly = samples >= Self.promptSamples
         for pass in passes {
-            parallelChunks(pass.count, threads: threads, minimumChunk: pass.minimumChunk, pass.run)
+            parallelChunks(pass.count, threads: threads, minimumChunk: pass.minimumChunk, promptly: promptly, pass.run)
         }
     }
+
+    /// From this many samples (a 2048² mask, a 1024² RGBA picture: a millisecond or more of a σ 1
+    /// blur on one core) a pass's workers are made to start at once (`concurrentPerform`'s
+    /// `promptly`); a smaller blur would pay more for that than it gains.
+    static let promptSamples = 1 << 22
 
     /// A float plane of at least `count` values for the passes, taken from the pool once.
     fileprivate mutating func floatPlane(count: Int) -> UnsafeSendable<Float> {
