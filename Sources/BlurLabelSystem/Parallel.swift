@@ -59,12 +59,13 @@ package struct Chunks: Sendable {
     package let bounds: [Int]
 
     package init(_ count: Int, workers: Int, minimumChunk: Int = 1) {
+        guard count > 0, workers > 1 else {
+            self.bounds = count > 0 ? [0, count] : [0]
+            return
+        }
         var bounds = [0]
         let minimumChunk = max(1, minimumChunk)
-        if count <= 0 {
-        } else if workers <= 1 {
-            bounds.append(count)
-        } else if count < Self.guidedFrom * workers * minimumChunk {
+        if count < Self.guidedFrom * workers * minimumChunk {
             // Too few minimum chunks for shrinking ones to pay: equal chunks, a multiple of the
             // workers (each worker one, for the largest minimum chunks).
             let chunks = min(count, max(workers, count / minimumChunk / workers * workers))
@@ -78,6 +79,9 @@ package struct Chunks: Sendable {
         }
         self.bounds = bounds
     }
+
+    /// No chunks (nothing to do).
+    package static let none = Chunks(0, workers: 1)
 
     /// Chunks shrink only when there is room for this many minimum chunks a worker.
     package static let guidedFrom = 4

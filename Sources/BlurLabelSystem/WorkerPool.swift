@@ -16,7 +16,6 @@ import CCPUSet
 /// (`batch`). Workers block those signals; a caller that could instead sit in an uninstrumented
 /// lock wait would, in a ThreadSanitizer build, hold a Ctrl-C back for as long as it waits.
 ///
-///
 /// `promptly` (with the caller running items): the items are long, a millisecond or more, and
 /// every worker should start on one at once. The kernel places a woken thread on the CPU of the
 /// thread that woke it when the CPU it last ran on looks busy or asleep (a virtual machine's

@@ -45,7 +45,7 @@ struct LevelFileScheduler: Sendable {
         let passes: [BlurWork.Pass]
         let workers: Int
         var pass = 0
-        var chunks = Chunks(0, workers: 1)
+        var chunks = Chunks.none
         var nextChunk = 0
         var running = 0
 
@@ -58,7 +58,7 @@ struct LevelFileScheduler: Sendable {
 
         /// Sets up the chunks of pass `pass` (none once every pass is done).
         mutating func startPass() {
-            (chunks, nextChunk) = (Chunks(0, workers: 1), 0)
+            (chunks, nextChunk) = (Chunks.none, 0)
             guard pass < passes.count else { return }
             let current = passes[pass]
             chunks = Chunks(
