@@ -67,4 +67,38 @@ struct FixedFIRBytesTests {
             }
         }
     }
+
+    /// Wide rows: two column tiles at each radius (the ring's tile is 1,536 to 1,792 samples here)
+    /// and the horizontal pass taken by residue class with every count of steps left over (σ 6.6,
+    /// 7 and 8.99: radius 24, 25 and 32), RGBA and masks, 1 to 3 threads. Hashes taken from the
+    /// kernels before the pass went by class and before the ring's rows were spaced over the cache.
+    static let wide: [String: UInt64] = [
+        "6.6 rgba": 0x678a_bb6f_4459_6de4, "6.6 mask": 0xef53_83e8_2562_93e0,
+        "7.0 rgba": 0xbc09_dea9_a4a9_13e2, "7.0 mask": 0x2199_5bba_347e_8771,
+        "8.99 rgba": 0x5005_2807_8e98_b9dc, "8.99 mask": 0xd3cf_5301_2e7a_edd5,
+    ]
+
+    @Test("wide rows keep their bytes (column tiles, taps by class)", arguments: [6.6, 7, 8.99])
+    func wideRows(sigma: Double) throws {
+        var random = TestRandom(state: 77)
+        let width = 517
+        let height = 67
+        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
+            let a = random.next() | 1
+            return [random.next() % a, random.next() % a, random.next() % a, a]
+        }
+        let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
+        let mask = try CoverageMask(
+            width: 4 * width,
+            height: height,
+            values: hardEdgedMask(width: 4 * width, height: height, seed: 3)
+        )
+        let blur = try GaussianBlur(sigma: sigma, edges: .transparent)
+        for threads in [1, 2, 3] {
+            let rgba = Self.hash(blur.apply(to: image, threads: threads).pixels)
+            let coverage = Self.hash(blur.apply(to: mask, threads: threads).values)
+            #expect(rgba == Self.wide["\(sigma) rgba"], "RGBA σ \(sigma), \(threads) threads")
+            #expect(coverage == Self.wide["\(sigma) mask"], "mask σ \(sigma), \(threads) threads")
+        }
+    }
 }
