@@ -142,6 +142,15 @@ class Ours:
             raise SystemExit(f"blurlabel-bench serve stopped: {self.process.stderr.read().strip()}")
         return float(answer) / 1000
 
+    def copies(self, kind, threads):
+        """Seconds for two copies of the picture on `threads` threads (memory's floor for two passes)."""
+        self.process.stdin.write(f"copies {kind} {threads}\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"blurlabel-bench serve stopped: {self.process.stderr.read().strip()}")
+        return float(answer) / 1000
+
     def close(self):
         self.process.stdin.close()
         self.process.wait()
@@ -191,11 +200,14 @@ def main():
     parser.add_argument("--isa", default="auto", help="blurlabel CPU variants to run (BLURLABEL_ISA): auto,baseline,v2,avx,avx2,avx512")
     parser.add_argument("--emulate", choices=sorted(EMULATED), help="a CPU without AVX2 (or AVX): blurlabel's variant for it against OpenCV limited to it")
     parser.add_argument("--plot", help="write the ms-against-σ plot to this PNG")
+    parser.add_argument("--copies", action="store_true",
+                        help="also time two copies of each picture (memcpy, same threads, timed in turn with the blurs) "
+                             "and print blurlabel's time as a multiple of it: how far a blur is from memory's floor")
     parser.add_argument("--smoke", action="store_true",
-                        help="the smallest run (CI): 256x256, σ 1 and 8, one run, every core and one; a peer missing fails it")
+                        help="the smallest run (CI): 256x256, σ 1 and 8, one run, every core and one, with --copies; a peer missing fails it")
     args = parser.parse_args()
     if args.smoke:
-        args.size, args.sigmas, args.repeats, args.threads = 256, "1,8", 1, "all,1"
+        args.size, args.sigmas, args.repeats, args.threads, args.copies = 256, "1,8", 1, "all,1", True
     sigmas = [float(s) for s in args.sigmas.split(",")]
     thread_counts = [None if t == "all" else int(t) for t in args.threads.split(",")]
     isas = args.isa.split(",")
@@ -237,7 +249,10 @@ def main():
                     # a change of load on the machine reaches all of them alike. Best time kept.
                     best = {}
                     results_of = {}
+                    copies = float("inf")
                     for repeat in range(args.repeats):
+                        if args.copies:
+                            copies = min(copies, servers[isas[0]].copies(kind, threads or cores))
                         for isa in isas:
                             output = os.path.join(tmp, f"{isa}-{kind}.raw") if repeat == 0 else None
                             t = servers[isa].blur(kind, s, threads or cores, output)
@@ -265,6 +280,9 @@ def main():
                         d = np.abs(result.astype(np.float64) - rounded)
                         ratio = "" if name == "blurlabel" else f"{mine / t:6.2f}x"
                         print(f"{kind:5} {s:5g} {threads or cores:7}  {name:16} {isa:8} {t * 1000:8.1f} {n * n / t / 1e6:8.0f} {d.max():7.0f} {d.mean():8.3f}  {ratio}")
+                    if args.copies:
+                        print(f"{kind:5} {s:5g} {threads or cores:7}  {'two copies':16} {'memcpy':8} {copies * 1000:8.1f} "
+                              f"{n * n / copies / 1e6:8.0f} {'':7} {'':8}  {mine / copies:6.2f}x (blurlabel / two copies)")
                     sys.stdout.flush()
         for server in servers.values():
             server.close()

@@ -61,11 +61,22 @@ do {
         fflush(nil)
         while let line = readLine() {
             let fields = line.split(separator: " ").map(String.init)
+            // `copies KIND THREADS`: two copies of the picture instead (`timeTwoCopies`).
+            if fields.count == 3, fields[0] == "copies", ["rgba", "mask"].contains(fields[1]),
+                let threads = Int(fields[2])
+            {
+                let elapsed = timeTwoCopies(of: fields[1] == "rgba" ? rgba.pixels : mask.values, threads: threads)
+                print(String(format: "%.4f", elapsed * 1000))
+                fflush(nil)
+                continue
+            }
             guard fields.count >= 3, ["rgba", "mask"].contains(fields[0]), let sigma = Double(fields[1]),
                 let threads = Int(fields[2])
             else {
                 FileHandle.standardError.write(
-                    "blurlabel-bench serve: not KIND SIGMA THREADS [OUTPUT]: \(line)\n".data(using: .utf8)!
+                    "blurlabel-bench serve: not KIND SIGMA THREADS [OUTPUT] or copies KIND THREADS: \(line)\n".data(
+                        using: .utf8
+                    )!
                 )
                 exit(2)
             }
