@@ -59,7 +59,7 @@ package enum BlurKernelVariant: String, CaseIterable, Sendable {
         /// The variant's own table.
         case none
         /// AMD Zen 4 with AVX-512 (512-bit instructions run as two 256-bit halves): the
-        /// fixed-point FIR from the AVX2 build, the rest AVX-512.
+        /// fixed-point FIR from the AVX2 build up to radius 4 (`bl_zen4_fir_isa`), the rest AVX-512.
         case zen4
 
         var cValue: bl_tuning {

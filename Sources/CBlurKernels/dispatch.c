@@ -69,10 +69,10 @@ const bl_kernels *bl_kernels_for(int isa) {
 }
 
 /* AMD family 19h with AVX-512 is Zen 4 (Zen 3, the same family, has none): it runs a 512-bit
-   instruction as two 256-bit halves, and the fixed-point FIR's AVX-512 build was measured slower
-   there than its AVX2 build (2048² RGBA σ 8, two cores: 26 against 22 ms; issue 44). Zen 5
-   (family 1Ah) has full-width units and keeps AVX-512. Two CPUIDs, asked only when AVX-512 is the
-   variant in question (each a trap to the hypervisor on a virtual machine). */
+   instruction as two 256-bit halves, and the fixed-point FIR's AVX-512 build is slower there than
+   its AVX2 build for the smallest kernels and faster for the rest (`bl_zen4_fir_isa`). Zen 5
+   (family 1Ah) has full-width units and keeps AVX-512 throughout. Two CPUIDs, asked only when
+   AVX-512 is the variant in question (each a trap to the hypervisor on a virtual machine). */
 static int bl_is_zen4(void) {
 #if defined(__x86_64__)
     unsigned int eax, ebx, ecx, edx;
@@ -95,10 +95,21 @@ int bl_tuning_for(int isa) {
     return BL_TUNING_NONE;
 }
 
+int bl_zen4_fir_isa(int radius) { return radius <= BL_ZEN4_AVX2_FIR_MAX_RADIUS ? BL_ISA_AVX2 : BL_ISA_AVX512; }
+
+#if defined(__x86_64__)
+/* Zen 4's fixed-point FIR: each kernel to the build `bl_zen4_fir_isa` names for its radius. */
+static void bl_fixed_fir_rows_zen4(const bl_layout *layout, const bl_fixed_kernel *kernel, const uint8_t *source,
+                                   uint8_t *destination, int row_begin, int row_end) {
+    const bl_kernels *table = bl_zen4_fir_isa(kernel->radius) == BL_ISA_AVX2 ? &bl_kernels_avx2 : &bl_kernels_avx512;
+    table->fixed_fir_rows(layout, kernel, source, destination, row_begin, row_end);
+}
+#endif
+
 bl_kernels bl_kernels_tuned(int isa, int tuning) {
     bl_kernels table = *bl_kernels_for(isa);
 #if defined(__x86_64__)
-    if (tuning == BL_TUNING_ZEN4 && isa == BL_ISA_AVX512) table.fixed_fir_rows = bl_kernels_avx2.fixed_fir_rows;
+    if (tuning == BL_TUNING_ZEN4 && isa == BL_ISA_AVX512) table.fixed_fir_rows = bl_fixed_fir_rows_zen4;
 #endif
     return table;
 }

@@ -82,7 +82,7 @@ struct BlurKernelVariantTests {
     func avx512() throws { try Self.expectSameBytes(as: .avx512) }
 
     /// The table a blur runs when nothing is forced: the active variant with this CPU's tuning
-    /// (on Zen 4 with AVX-512, the AVX2 FIR in the AVX-512 table).
+    /// (on Zen 4 with AVX-512, the AVX2 FIR for radius 1 to 4 in the AVX-512 table).
     @Test func theTableThisProcessRunsGivesTheBaselinesBytes() throws {
         try Self.expectSameBytes(named: "active (\(BlurKernelVariant.activeName))") {
             $0.using(kernels: BlurKernelVariant.activeKernels)
@@ -102,10 +102,11 @@ struct BlurKernelVariantTests {
         }
     }
 
-    /// What the Zen 4 table is made of, checked without running it (so on any x86-64): the AVX2
-    /// build's FIR, the AVX-512 build's other kernels; and a tuning changes no other variant.
+    /// What the Zen 4 table is made of, checked without running it (so on any x86-64): a FIR of
+    /// its own, which runs the AVX2 build's up to radius 4 and the AVX-512 build's beyond, the
+    /// AVX-512 build's other kernels; and a tuning changes no other variant.
     @Test(.enabled(if: bl_kernels_for(Int32(BL_ISA_AVX512.rawValue)) != nil, "not x86-64"))
-    func zen4TableTakesTheAVX2FIR() throws {
+    func zen4TableSplitsTheFIRByRadius() throws {
         func table(_ isa: bl_isa, _ tuning: bl_tuning) -> bl_kernels {
             bl_kernels_tuned(Int32(isa.rawValue), Int32(tuning.rawValue))
         }
@@ -116,8 +117,14 @@ struct BlurKernelVariantTests {
         let zen4 = table(BL_ISA_AVX512, BL_TUNING_ZEN4)
         let avx512 = table(BL_ISA_AVX512, BL_TUNING_NONE)
         let avx2 = table(BL_ISA_AVX2, BL_TUNING_NONE)
-        #expect(address(zen4.fixed_fir_rows) == address(avx2.fixed_fir_rows))
+        #expect(address(zen4.fixed_fir_rows) != address(avx2.fixed_fir_rows))
         #expect(address(zen4.fixed_fir_rows) != address(avx512.fixed_fir_rows))
+        for radius in 1...4 {
+            #expect(bl_zen4_fir_isa(Int32(radius)) == Int32(BL_ISA_AVX2.rawValue), "radius \(radius)")
+        }
+        for radius in [5, 9, 28, Int(BL_FIXED_MAX_RADIUS)] {
+            #expect(bl_zen4_fir_isa(Int32(radius)) == Int32(BL_ISA_AVX512.rawValue), "radius \(radius)")
+        }
         #expect(address(zen4.deriche_horizontal) == address(avx512.deriche_horizontal))
         #expect(address(zen4.deriche_vertical) == address(avx512.deriche_vertical))
         #expect(address(zen4.split_rgb) == address(avx512.split_rgb))

@@ -104,15 +104,23 @@ const bl_kernels *bl_kernels_for(int isa);
    mix does too). */
 typedef enum {
     BL_TUNING_NONE = 0, /* the variant's own table */
-    BL_TUNING_ZEN4 = 1  /* AMD Zen 4 with AVX-512: the fixed-point FIR from the AVX2 build */
+    BL_TUNING_ZEN4 = 1  /* AMD Zen 4 with AVX-512: the smallest fixed-point FIRs from the AVX2 build */
 } bl_tuning;
+
+/* On Zen 4 the FIR's AVX2 build is the faster up to this radius (σ up to about 1.1: the kernels
+   compiled with their radius known, two output rows a step), its AVX-512 build beyond (2048²,
+   one core: RGBA σ 1 4.3 against 5.0 ms; σ 1.2 6.7 against 6.0, σ 8 22.3 against 18.3; issue 44). */
+#define BL_ZEN4_AVX2_FIR_MAX_RADIUS 4
+
+/* The variant whose FIR a Zen 4 table runs for a kernel of `radius`: BL_ISA_AVX2 or BL_ISA_AVX512. */
+int bl_zen4_fir_isa(int radius);
 
 /* The tuning for this CPU when `isa` is the variant it runs (asks the CPU's vendor and family only
    when that could change the table: AVX-512). */
 int bl_tuning_for(int isa);
 
-/* `isa`'s kernel table with `tuning` applied (a supported variant; BL_TUNING_ZEN4 takes the AVX2
-   FIR, so AVX2 must be supported too, as it is wherever AVX-512 is). */
+/* `isa`'s kernel table with `tuning` applied (a supported variant; BL_TUNING_ZEN4 runs the AVX2
+   FIR for small radii, so AVX2 must be supported too, as it is wherever AVX-512 is). */
 bl_kernels bl_kernels_tuned(int isa, int tuning);
 
 #endif
