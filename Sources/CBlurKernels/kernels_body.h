@@ -78,9 +78,10 @@ static inline __attribute__((always_inline)) u8w pack_bytes(u16v a, u16v b) {
 #define ROW_VECTORS 4
 
 /* Whether a row is filtered by class (`fixed_row_vectors`) or a tap at a time for eight
-   registers: RGBA always (as fast with one tap a class, 12-15% faster from σ 2.5 on Zen 4); a
-   mask only where its classes (a register's width of taps each) average one and a half taps or
-   more: at one tap a class the 4 registers' step cost a mask σ 2.5-4 about 5%. */
+   registers: RGBA always (as fast at one tap a class, 11-24% faster from σ 2.5 to 8 on Zen 4,
+   AVX2); a mask only where its classes (a register's width of taps each) hold one and a half
+   taps on average or more: at one tap a class the 4 registers' step cost masks at σ 2.5-4 about
+   5%. */
 #define ROW_BY_CLASS(radius, ch) ((ch) == 4 || 2 * (radius) >= 3 * (U16_LANES / (ch)))
 
 /* ROW_VECTORS registers of the horizontal FIR's sums, from the padded samples at `p` to `out`.
