@@ -135,16 +135,15 @@ class Ours:
 
     def blur(self, kind, sigma, threads, output=None):
         """Seconds for one blur; with `output`, the result is written there."""
-        self.process.stdin.write(f"{kind} {sigma!r} {threads}" + (f" {output}" if output else "") + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        if not answer:
-            raise SystemExit(f"blurlabel-bench serve stopped: {self.process.stderr.read().strip()}")
-        return float(answer) / 1000
+        return self.ask(f"{kind} {sigma!r} {threads}" + (f" {output}" if output else ""))
 
     def copies(self, kind, threads):
         """Seconds for two copies of the picture on `threads` threads (memory's floor for two passes)."""
-        self.process.stdin.write(f"copies {kind} {threads}\n")
+        return self.ask(f"copies {kind} {threads}")
+
+    def ask(self, line):
+        """Sends one request line and returns the seconds it answers (it answers milliseconds)."""
+        self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         if not answer:

@@ -26,10 +26,7 @@ struct BlurKernelVariantTests {
     static func expectSameBytes(named name: String, _ run: (GaussianBlur) -> GaussianBlur) throws {
         var random = TestRandom(state: 29)
         for (width, height) in [(203, 71), (517, 29)] {
-            let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
-                let a = random.next() | 1
-                return [random.next() % a, random.next() % a, random.next() % a, a]
-            }
+            let pixels = random.premultipliedRGBA(count: width * height)
             let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
             // Opaque: blurred as three colour planes (clamped edges), through split_rgb/join_rgb.
             let opaque = try Image(

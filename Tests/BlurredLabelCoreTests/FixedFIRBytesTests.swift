@@ -46,10 +46,7 @@ struct FixedFIRBytesTests {
         var random = TestRandom(state: 41)
         let width = 203
         let height = 651  // the mask is split between threads from 2 × 65,536 samples on
-        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
-            let a = random.next() | 1
-            return [random.next() % a, random.next() % a, random.next() % a, a]
-        }
+        let pixels = random.premultipliedRGBA(count: width * height)
         let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
         let mask = try CoverageMask(
             width: width,
@@ -83,10 +80,7 @@ struct FixedFIRBytesTests {
         var random = TestRandom(state: 77)
         let width = 517
         let height = 67
-        let pixels = (0..<(width * height)).flatMap { _ -> [UInt8] in
-            let a = random.next() | 1
-            return [random.next() % a, random.next() % a, random.next() % a, a]
-        }
+        let pixels = random.premultipliedRGBA(count: width * height)
         let image = try Image(width: width, height: height, premultipliedRGBA: pixels)
         let mask = try CoverageMask(
             width: 4 * width,

@@ -46,4 +46,12 @@ struct TestRandom {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return UInt8(truncatingIfNeeded: state >> 56)
     }
+
+    /// `count` premultiplied RGBA pixels: alpha random and odd (never 0), each colour below it.
+    mutating func premultipliedRGBA(count: Int) -> [UInt8] {
+        (0..<count).flatMap { _ -> [UInt8] in
+            let a = next() | 1
+            return [next() % a, next() % a, next() % a, a]
+        }
+    }
 }
